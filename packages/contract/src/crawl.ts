@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { CollectionName, ContentFormat, HttpUrl } from './common.js';
+import { UrlList } from './extract.js';
+import { LIMITS } from './limits.js';
+
+const PathPatterns = z
+  .array(z.string().min(1).max(LIMITS.maxPathPatternLength))
+  .max(LIMITS.maxPathPatterns)
+  .optional()
+  .meta({ description: 'Glob patterns matched against the URL path, e.g. "/docs/**"' });
+
+/** Options shared by crawl and deep crawl. */
+const pageOptions = {
+  formats: z.array(ContentFormat).min(1).max(4).default(['markdown']),
+  screenshot: z.boolean().default(false),
+  collection: CollectionName.default('default'),
+  include_paths: PathPatterns,
+  exclude_paths: PathPatterns,
+  respect_robots: z.boolean().default(true),
+};
+
+const crawlFields = {
+  urls: UrlList.optional(),
+  url: HttpUrl.optional(),
+  limit: z.number().int().min(1).max(LIMITS.maxCrawlLimit).default(10),
+  ...pageOptions,
+};
+
+function requireUrlsOrUrl(
+  body: { urls?: string[] | undefined; url?: string | undefined },
+  ctx: z.core.$RefinementCtx,
+) {
+  if (body.urls === undefined && body.url === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['urls'],
+      message: 'give either urls (known pages) or url (a start page)',
+    });
+  } else if (body.urls !== undefined && body.url !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'give either urls or url, not both' });
+  }
+}
+
+/**
+ * `POST /api/v1/crawl`: either `urls` (each fetched once) or `url` (a start
+ * page whose same-site links are followed breadth-first up to `limit`).
+ *
+ * @example
+ * ```ts
+ * CrawlRequest.parse({ url: 'https://docs.example/', limit: 50, formats: ['markdown', 'links'] });
+ * ```
+ */
+export const CrawlRequest = z
+  .strictObject(crawlFields)
+  .superRefine(requireUrlsOrUrl)
+  .meta({ id: 'CrawlRequest' });
+export type CrawlRequest = z.input<typeof CrawlRequest>;
+export type CrawlParams = z.output<typeof CrawlRequest>;
+
+/** `POST /api/v1/runs` body for a crawl. */
+export const CrawlRunRequest = z
+  .strictObject({ type: z.literal('crawl'), ...crawlFields })
+  .superRefine(requireUrlsOrUrl);
+
+const deepCrawlFields = {
+  url: HttpUrl,
+  max_depth: z.number().int().min(0).max(LIMITS.maxDeepCrawlDepth).default(3),
+  limit: z.number().int().min(1).max(LIMITS.maxDeepCrawlLimit).default(100),
+  use_sitemap: z.boolean().default(true),
+  same_site: z.boolean().default(true),
+  ...pageOptions,
+};
+
+/**
+ * `POST /api/v1/deep-crawl`: breadth-first from `url` to `max_depth`, up to
+ * `limit` pages (the server's ceiling applies, default 10,000).
+ *
+ * @example
+ * ```ts
+ * DeepCrawlRequest.parse({ url: 'https://blog.example/', max_depth: 2, limit: 500 });
+ * ```
+ */
+export const DeepCrawlRequest = z.strictObject(deepCrawlFields).meta({ id: 'DeepCrawlRequest' });
+export type DeepCrawlRequest = z.input<typeof DeepCrawlRequest>;
+export type DeepCrawlParams = z.output<typeof DeepCrawlRequest>;
+
+/** `POST /api/v1/runs` body for a deep crawl. */
+export const DeepCrawlRunRequest = z.strictObject({ type: z.literal('deep-crawl'), ...deepCrawlFields });

@@ -1,0 +1,198 @@
+import type { z } from 'zod';
+import { CrawlRequest, DeepCrawlRequest } from './crawl.js';
+import type { ErrorCode } from './errors.js';
+import { ExtractRequest } from './extract.js';
+import { PageQuery } from './pagination.js';
+import {
+  ContentQuery,
+  ListResultsQuery,
+  ResultContent,
+  ResultPage,
+  ResultPathParams,
+  ScreenshotAccess,
+} from './result.js';
+import { CreateRunRequest, GetRunQuery, ListRunsQuery, Run, RunPage, RunPathParams } from './run.js';
+import { CollectionPage, SearchAnswer, SearchRequest } from './search.js';
+import { SignedScreenshotQuery } from './signed-url.js';
+
+/** One endpoint of the v1 API: what it takes and what it answers. */
+export interface Endpoint {
+  method: 'get' | 'post' | 'delete';
+  /** OpenAPI-style path, `{param}` placeholders. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'Search' | 'Runs' | 'Results' | 'Collections' | 'Signed URLs';
+  /** False for endpoints that need no `x-api-key` (signed URLs). */
+  authenticated: boolean;
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Creating endpoints accept `Idempotency-Key`. */
+  idempotent?: boolean;
+  success: { status: 200 | 202 | 204; description: string; schema?: z.ZodType; mediaType?: string };
+  errors: ErrorCode[];
+}
+
+const common: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal', 'unavailable'];
+const bodyErrors: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+const creation = (summary: string, operationId: string, path: string, body: z.ZodType): Endpoint => ({
+  method: 'post',
+  path,
+  operationId,
+  summary,
+  tag: 'Runs',
+  authenticated: true,
+  body,
+  idempotent: true,
+  success: { status: 202, description: 'The run, created; poll it until it is terminal.', schema: Run },
+  errors: [...bodyErrors, 'unprocessable_url', ...common],
+});
+
+/**
+ * Every endpoint of the specification's table plus the extra ones of
+ * api-v1.md. The server registers its routes from this table and the OpenAPI
+ * document is generated from it, so the two cannot drift apart.
+ *
+ * @example
+ * ```ts
+ * for (const e of ENDPOINTS) console.log(e.method.toUpperCase(), e.path);
+ * ```
+ */
+export const ENDPOINTS: readonly Endpoint[] = [
+  {
+    method: 'post',
+    path: '/api/v1/search',
+    operationId: 'search',
+    summary: 'Search indexed content and return ranked results.',
+    tag: 'Search',
+    authenticated: true,
+    body: SearchRequest,
+    success: { status: 200, description: 'Hits, best first.', schema: SearchAnswer },
+    errors: [...bodyErrors, ...common],
+  },
+  creation('Create an extraction run.', 'createExtraction', '/api/v1/extract', ExtractRequest),
+  creation('Create a crawl run.', 'createCrawl', '/api/v1/crawl', CrawlRequest),
+  creation(
+    'Create a broader crawl run from a starting URL.',
+    'createDeepCrawl',
+    '/api/v1/deep-crawl',
+    DeepCrawlRequest,
+  ),
+  {
+    method: 'get',
+    path: '/api/v1/runs',
+    operationId: 'listRuns',
+    summary: 'List existing runs, newest first.',
+    tag: 'Runs',
+    authenticated: true,
+    query: ListRunsQuery,
+    success: { status: 200, description: 'A page of runs.', schema: RunPage },
+    errors: ['invalid_request', ...common],
+  },
+  creation('Create a run-based workflow.', 'createRun', '/api/v1/runs', CreateRunRequest),
+  {
+    method: 'get',
+    path: '/api/v1/runs/{runId}',
+    operationId: 'getRun',
+    summary: "Inspect a run's state and statistics. Sends an ETag; `wait` long-polls for a change.",
+    tag: 'Runs',
+    authenticated: true,
+    pathParams: RunPathParams,
+    query: GetRunQuery,
+    success: { status: 200, description: 'The run.', schema: Run },
+    errors: ['invalid_request', 'not_found', ...common],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/runs/{runId}',
+    operationId: 'deleteRun',
+    summary: 'Delete a run (an active run is cancelled first) with its results, content and screenshots.',
+    tag: 'Runs',
+    authenticated: true,
+    pathParams: RunPathParams,
+    success: { status: 204, description: 'Deleted.' },
+    errors: ['not_found', ...common],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/runs/{runId}/cancel',
+    operationId: 'cancelRun',
+    summary: 'Cancel in-flight work of a run.',
+    tag: 'Runs',
+    authenticated: true,
+    pathParams: RunPathParams,
+    success: { status: 200, description: 'The run, cancelled.', schema: Run },
+    errors: ['not_found', 'conflict', ...common],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/runs/{runId}/retry',
+    operationId: 'retryRun',
+    summary: 'Retry failed or incomplete work of a run: only the items that did not succeed run again.',
+    tag: 'Runs',
+    authenticated: true,
+    pathParams: RunPathParams,
+    success: { status: 202, description: 'The run, queued again.', schema: Run },
+    errors: ['not_found', 'conflict', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{runId}/results',
+    operationId: 'listResults',
+    summary: 'List the results of a run.',
+    tag: 'Results',
+    authenticated: true,
+    pathParams: RunPathParams,
+    query: ListResultsQuery,
+    success: { status: 200, description: 'A page of results.', schema: ResultPage },
+    errors: ['invalid_request', 'not_found', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{runId}/results/{resultId}/content',
+    operationId: 'getResultContent',
+    summary:
+      'Retrieve the content of one result, as JSON or, with `Accept: text/markdown|text/plain|text/html`, raw.',
+    tag: 'Results',
+    authenticated: true,
+    pathParams: ResultPathParams,
+    query: ContentQuery,
+    success: { status: 200, description: 'The content.', schema: ResultContent },
+    errors: ['invalid_request', 'not_found', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{runId}/results/{resultId}/screenshot',
+    operationId: 'getResultScreenshot',
+    summary: "Retrieve access to the result's screenshot through a signed URL.",
+    tag: 'Results',
+    authenticated: true,
+    pathParams: ResultPathParams,
+    success: { status: 200, description: 'A signed URL and its expiry.', schema: ScreenshotAccess },
+    errors: ['not_found', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/collections',
+    operationId: 'listCollections',
+    summary: 'List collections with their document counts.',
+    tag: 'Collections',
+    authenticated: true,
+    query: PageQuery,
+    success: { status: 200, description: 'A page of collections.', schema: CollectionPage },
+    errors: ['invalid_request', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/signed/screenshots/{runId}/{resultId}',
+    operationId: 'getSignedScreenshot',
+    summary: 'The screenshot PNG behind a signed URL. Needs no API key; 403 when expired or altered.',
+    tag: 'Signed URLs',
+    authenticated: false,
+    pathParams: ResultPathParams,
+    query: SignedScreenshotQuery,
+    success: { status: 200, description: 'The PNG image.', mediaType: 'image/png' },
+    errors: ['forbidden', 'not_found', 'internal'],
+  },
+];

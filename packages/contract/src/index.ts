@@ -1,0 +1,79 @@
+export {
+  CollectionName,
+  ContentFormat,
+  ErrorInfo,
+  ErrorInfoLenient,
+  HttpUrl,
+  isAbsoluteHttpUrl,
+  prefixedId,
+  Timestamp,
+} from './common.js';
+export {
+  type CrawlParams,
+  CrawlRequest,
+  CrawlRunRequest,
+  type DeepCrawlParams,
+  DeepCrawlRequest,
+  DeepCrawlRunRequest,
+} from './crawl.js';
+export { ENDPOINTS, type Endpoint } from './endpoints.js';
+export { ERROR_STATUS, ErrorBody, ErrorBodyLenient, ErrorCode, ErrorDetail } from './errors.js';
+export {
+  ExtractionSchema,
+  type ExtractParams,
+  ExtractRequest,
+  ExtractRunRequest,
+  JsonType,
+  SchemaProperty,
+  UrlList,
+} from './extract.js';
+export { LIMITS } from './limits.js';
+export { buildOpenApiDocument } from './openapi.js';
+export { PageQuery, page, pageLenient } from './pagination.js';
+export {
+  ContentQuery,
+  ListResultsQuery,
+  Result,
+  ResultContent,
+  ResultContentFormat,
+  ResultContentLenient,
+  ResultLenient,
+  ResultPage,
+  ResultPageLenient,
+  ResultPathParams,
+  ResultStatus,
+  ScreenshotAccess,
+  ScreenshotAccessLenient,
+} from './result.js';
+export {
+  type CreateRunParams,
+  CreateRunRequest,
+  GetRunQuery,
+  IN_FLIGHT_STATUSES,
+  isTerminalStatus,
+  ListRunsQuery,
+  Run,
+  RunId,
+  RunLenient,
+  RunPage,
+  RunPageLenient,
+  RunPathParams,
+  RunStats,
+  RunStatus,
+  RunType,
+  TERMINAL_STATUSES,
+  type TerminalRunStatus,
+} from './run.js';
+export {
+  Collection,
+  CollectionLenient,
+  CollectionPage,
+  CollectionPageLenient,
+  SearchAnswer,
+  SearchAnswerLenient,
+  SearchHit,
+  SearchHitLenient,
+  type SearchParams,
+  SearchRequest,
+} from './search.js';
+export { SignedScreenshotQuery } from './signed-url.js';
