@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { allOf, anyOf, nearOf, parseSearchQuery } from './query-parser.js';
+
+function expressions(text: string, options = {}): string[] {
+  return parseSearchQuery(text, options).clauses.map((c) => c.expression);
+}
+
+describe('parseSearchQuery', () => {
+  it('quotes every word and prefixes the last one', () => {
+    expect(expressions('configure retries')).toEqual(['"configure"', '"retries"*']);
+    expect(expressions('configure retries', { prefixLastWord: false })).toEqual(['"configure"', '"retries"']);
+  });
+
+  it('reads quoted phrases, a * after them, and unbalanced quotes as text', () => {
+    expect(expressions('"rate limit" headers')).toEqual(['"rate limit"', '"headers"*']);
+    expect(expressions('"rate lim"* headers')).toEqual(['"rate lim"*', '"headers"*']);
+    expect(expressions('say "unclosed phrase')).toEqual(['"say"', '"unclosed"', '"phrase"*']);
+  });
+
+  it('turns words with inner punctuation into phrases', () => {
+    expect(expressions('node.js e-mail')).toEqual(['"node js"', '"e mail"']);
+  });
+
+  it('drops stop words unless nothing else is left or they are quoted', () => {
+    expect(expressions('how do I stop a crawl')).toEqual(['"stop"', '"crawl"*']);
+    expect(expressions("don't retry")).toEqual(['"retry"*']);
+    expect(expressions('the who')).toEqual(['"the"', '"who"*']);
+    expect(expressions('"the who" band')).toEqual(['"the who"', '"band"*']);
+  });
+
+  it('keeps short words and numbers from implicit prefix matching', () => {
+    expect(expressions('http 2')).toEqual(['"http"', '"2"']);
+    expect(expressions('go to')).toEqual(['"go"']);
+    expect(expressions('cache ab*')).toEqual(['"cache"', '"ab"*']);
+    expect(expressions('cache x*')).toEqual(['"cache"', '"x"']);
+  });
+
+  it('yields nothing for punctuation and neutralises operators', () => {
+    expect(expressions('"" ** () :^ -')).toEqual([]);
+    expect(expressions('title:x NEAR(a b) AND')).toEqual(['"title x"', '"near a"', '"b"']);
+  });
+
+  it('dedupes and caps the clauses', () => {
+    expect(expressions('cache cache cache')).toEqual(['"cache"*']);
+    const many = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    expect(expressions(many)).toHaveLength(24);
+  });
+
+  it('joins clauses for AND, OR and NEAR', () => {
+    const parsed = parseSearchQuery('sqlite "write ahead" log');
+    expect(allOf(parsed)).toBe('"sqlite" AND "write ahead" AND "log"*');
+    expect(anyOf(parsed)).toBe('"sqlite" OR "write ahead" OR "log"*');
+    expect(nearOf(parsed, 10)).toBe('NEAR("sqlite" "write ahead" "log"*, 10)');
+    expect(nearOf(parseSearchQuery('one'), 10)).toBeNull();
+  });
+});

@@ -1,0 +1,388 @@
+import { SearchAnswer, type SearchParams } from '@webdata/contract';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors.js';
+import { SqliteSearchIndex } from './sqlite-search-index.js';
+import type { IndexedDocument } from './types.js';
+
+const OWNER = 'owner_a';
+
+function newIndex(): SqliteSearchIndex {
+  let tick = 0;
+  // A clock that advances one second per document makes indexed_at assertions exact.
+  return new SqliteSearchIndex(new Database(':memory:'), {
+    now: () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)),
+  });
+}
+
+function doc(partial: Partial<IndexedDocument> & { url: string }): IndexedDocument {
+  return {
+    owner: OWNER,
+    collection: 'docs',
+    title: null,
+    headings: [],
+    body: '',
+    runId: 'run_1',
+    ...partial,
+  };
+}
+
+function params(query: string, more: Partial<SearchParams> = {}): SearchParams {
+  return { query, collection: 'docs', limit: 10, ...more };
+}
+
+function urls(answer: SearchAnswer): string[] {
+  return answer.data.map((hit) => hit.url);
+}
+
+describe('SqliteSearchIndex ranking', () => {
+  it('ranks a title match above a passing mention in the body', () => {
+    const index = newIndex();
+    index.upsert(
+      doc({
+        url: 'https://d.example/mention',
+        title: 'Release notes',
+        body: 'Many fixes. We also touched retries in one place. The rest of this long page is about colours, fonts and layout.',
+      }),
+    );
+    index.upsert(
+      doc({
+        url: 'https://d.example/retries',
+        title: 'Retries',
+        body: 'How the client waits between attempts when a request fails.',
+      }),
+    );
+    expect(urls(index.search(OWNER, params('retries')))).toEqual([
+      'https://d.example/retries',
+      'https://d.example/mention',
+    ]);
+  });
+
+  it('finds stemmed forms: "crawling" finds "crawled"', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/a', title: 'Pages', body: 'We crawled every page twice.' }));
+    index.upsert(doc({ url: 'https://d.example/b', title: 'Other', body: 'Nothing relevant here.' }));
+    expect(urls(index.search(OWNER, params('crawling')))).toEqual(['https://d.example/a']);
+  });
+
+  it('matches quoted phrases only in that order', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/phrase', body: 'set the rate limit per key' }));
+    index.upsert(doc({ url: 'https://d.example/apart', body: 'limit the rate of writes' }));
+    expect(urls(index.search(OWNER, params('"rate limit"')))).toEqual(['https://d.example/phrase']);
+    expect(urls(index.search(OWNER, params('rate limit'))).sort()).toEqual([
+      'https://d.example/apart',
+      'https://d.example/phrase',
+    ]);
+  });
+
+  it('gives the last word and words ending in * prefix matching', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/a', body: 'configuration of the observable pipeline' }));
+    expect(urls(index.search(OWNER, params('observ')))).toEqual(['https://d.example/a']);
+    index.upsert(doc({ url: 'https://d.example/b', body: 'a config pipeline' }));
+    expect(urls(index.search(OWNER, params('config* pipeline'))).sort()).toEqual([
+      'https://d.example/a',
+      'https://d.example/b',
+    ]);
+    // Not the last word and no star: whole words only.
+    expect(urls(index.search(OWNER, params('config pipeline')))).toEqual(['https://d.example/b']);
+  });
+
+  it('requires all words, and falls back to any word when no page holds them all', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/both', body: 'sqlite vacuum reclaims space' }));
+    index.upsert(doc({ url: 'https://d.example/one', body: 'sqlite is embedded' }));
+    expect(urls(index.search(OWNER, params('sqlite vacuum')))).toEqual(['https://d.example/both']);
+    // No page holds "postgres", so the answer is every page holding any word, more words first.
+    const fallback = index.search(OWNER, params('sqlite vacuum postgres'));
+    expect(urls(fallback)).toEqual(['https://d.example/both', 'https://d.example/one']);
+  });
+
+  it('ignores stop words so natural questions still find the page', () => {
+    const index = newIndex();
+    index.upsert(
+      doc({ url: 'https://d.example/scope', title: 'Crawl scope', body: 'Keep the crawl on one site.' }),
+    );
+    expect(urls(index.search(OWNER, params('how do I keep the crawl on one site?')))).toEqual([
+      'https://d.example/scope',
+    ]);
+  });
+
+  it('returns higher scores for better hits', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/a', title: 'Caching', body: 'caching caching' }));
+    index.upsert(
+      doc({ url: 'https://d.example/b', title: 'Other', body: 'a note on caching among many other words' }),
+    );
+    const [first, second] = index.search(OWNER, params('caching')).data;
+    expect(first!.score).toBeGreaterThan(second!.score);
+    expect(second!.score).toBeGreaterThan(0);
+  });
+});
+
+describe('SqliteSearchIndex filters and pages', () => {
+  function filled(): SqliteSearchIndex {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://docs.example/guide/a', body: 'webhook delivery' }));
+    index.upsert(doc({ url: 'https://docs.example/guide_b', body: 'webhook signatures' }));
+    index.upsert(doc({ url: 'https://docs.example/Guide/c', body: 'webhook retries' }));
+    index.upsert(doc({ url: 'https://blog.example/guide/d', body: 'webhook story' }));
+    index.upsert(doc({ url: 'http://docs.example:8080/guide/e', body: 'webhook on a port' }));
+    return index;
+  }
+
+  it('filters by URL prefix literally (no wildcards, case-sensitive)', () => {
+    const index = filled();
+    const answer = index.search(
+      OWNER,
+      params('webhook', { filters: { url_prefix: 'https://docs.example/guide/' } }),
+    );
+    expect(urls(answer)).toEqual(['https://docs.example/guide/a']);
+    // "_" is not a one-character wildcard.
+    const underscore = index.search(
+      OWNER,
+      params('webhook', { filters: { url_prefix: 'https://docs.example/guide_' } }),
+    );
+    expect(urls(underscore)).toEqual(['https://docs.example/guide_b']);
+  });
+
+  it('filters by site, port included, case-insensitively', () => {
+    const index = filled();
+    expect(urls(index.search(OWNER, params('webhook', { filters: { site: 'BLOG.example' } })))).toEqual([
+      'https://blog.example/guide/d',
+    ]);
+    expect(urls(index.search(OWNER, params('webhook', { filters: { site: 'docs.example:8080' } })))).toEqual([
+      'http://docs.example:8080/guide/e',
+    ]);
+    expect(index.search(OWNER, params('webhook', { filters: { site: 'docs.example' } })).data).toHaveLength(
+      3,
+    );
+  });
+
+  it('pages with a cursor through every hit exactly once', () => {
+    const index = filled();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const answer = index.search(OWNER, params('webhook', { limit: 2, ...(cursor ? { cursor } : {}) }));
+      seen.push(...urls(answer));
+      cursor = answer.next_cursor ?? undefined;
+      pages += 1;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(5);
+    expect(seen).toEqual(urls(index.search(OWNER, params('webhook', { limit: 10 }))));
+  });
+
+  it('keeps paging the OR fallback past the first page', () => {
+    const index = newIndex();
+    for (let i = 0; i < 5; i += 1) index.upsert(doc({ url: `https://d.example/${i}`, body: `alpha ${i}` }));
+    const first = index.search(OWNER, params('alpha zulu', { limit: 3 }));
+    expect(first.data).toHaveLength(3);
+    const second = index.search(OWNER, params('alpha zulu', { limit: 3, cursor: first.next_cursor! }));
+    expect(second.data).toHaveLength(2);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it('rejects a cursor used with another query, other filters or garbage', () => {
+    const index = filled();
+    const { next_cursor } = index.search(OWNER, params('webhook', { limit: 1 }));
+    expect(next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const attempts: SearchParams[] = [
+      params('webhooks', { cursor: next_cursor! }),
+      params('webhook', { cursor: next_cursor!, filters: { site: 'docs.example' } }),
+      params('webhook', { cursor: 'not-a-cursor' }),
+      params('webhook', { cursor: Buffer.from('{"v":1,"o":-5,"h":"x"}').toString('base64url') }),
+    ];
+    for (const attempt of attempts) {
+      try {
+        index.search(OWNER, attempt);
+        expect.unreachable('the cursor should be refused');
+      } catch (error) {
+        expect(error).toBeInstanceOf(ServiceError);
+        expect((error as ServiceError).code).toBe('invalid_request');
+      }
+    }
+  });
+});
+
+describe('SqliteSearchIndex snippets', () => {
+  it('marks matched words and escapes the page text', () => {
+    const index = newIndex();
+    index.upsert(
+      doc({
+        url: 'https://d.example/x',
+        title: 'Cache <b>headers</b>',
+        body: 'Intro text. <script>alert(1)</script> & the cache "stores" responses\u0001 for a while.',
+      }),
+    );
+    const [hit] = index.search(OWNER, params('cache')).data;
+    expect(hit!.snippet).toContain('<mark>cache</mark>');
+    expect(hit!.snippet).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; the');
+    expect(hit!.snippet).toContain('&quot;stores&quot;');
+    expect(hit!.snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+    expect(hit!.title).toBe('Cache <b>headers</b>');
+  });
+
+  it('shows about thirty words around the match of a long body', () => {
+    const index = newIndex();
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i}`).join(' ');
+    index.upsert(
+      doc({ url: 'https://d.example/long', body: `${filler(200)} the needle word ${filler(200)}` }),
+    );
+    const [hit] = index.search(OWNER, params('needle')).data;
+    expect(hit!.snippet).toContain('<mark>needle</mark>');
+    const words = hit!.snippet.split(/\s+/).length;
+    expect(words).toBeGreaterThanOrEqual(25);
+    expect(words).toBeLessThanOrEqual(35);
+    expect(hit!.snippet.startsWith('…')).toBe(true);
+  });
+
+  it('falls back to the title when only the title matches', () => {
+    const index = newIndex();
+    index.upsert(
+      doc({ url: 'https://d.example/t', title: 'Generics in depth', body: 'Type parameters explained.' }),
+    );
+    const [hit] = index.search(OWNER, params('generics')).data;
+    expect(hit!.snippet).toContain('<mark>Generics</mark>');
+  });
+});
+
+describe('SqliteSearchIndex documents and runs', () => {
+  it('replaces the document when the same URL is indexed again', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/p', body: 'old words', runId: 'run_1' }));
+    const before = index.search(OWNER, params('old')).data[0]!;
+    index.upsert(doc({ url: 'https://d.example/p', body: 'new words', runId: 'run_2' }));
+    expect(index.search(OWNER, params('old')).data).toEqual([]);
+    const after = index.search(OWNER, params('new')).data[0]!;
+    expect(after.document_id).toBe(before.document_id);
+    expect(after.indexed_at > before.indexed_at).toBe(true);
+    expect(index.collections(OWNER)).toEqual([
+      { name: 'docs', document_count: 1, updated_at: after.indexed_at },
+    ]);
+  });
+
+  it('removeRun keeps documents another run also indexed', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/shared', body: 'shared page', runId: 'run_1' }));
+    index.upsert(doc({ url: 'https://d.example/only1', body: 'only page', runId: 'run_1' }));
+    index.upsert(doc({ url: 'https://d.example/shared', body: 'shared page', runId: 'run_2' }));
+    index.removeRun('run_1');
+    expect(urls(index.search(OWNER, params('page')))).toEqual(['https://d.example/shared']);
+    index.removeRun('run_2');
+    expect(index.search(OWNER, params('page')).data).toEqual([]);
+    expect(index.collections(OWNER)).toEqual([]);
+    index.removeRun('run_unknown');
+  });
+
+  it('keeps owners and collections apart', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/a', body: 'secret plan' }));
+    index.upsert(doc({ url: 'https://d.example/a', body: 'secret plan', owner: 'owner_b' }));
+    index.upsert(doc({ url: 'https://d.example/b', body: 'secret plan', collection: 'notes' }));
+    expect(index.search(OWNER, params('secret')).data).toHaveLength(1);
+    expect(index.search('owner_c', params('secret')).data).toEqual([]);
+    expect(index.search(OWNER, params('secret', { collection: 'notes' })).data).toHaveLength(1);
+    const mine = index.search(OWNER, params('secret')).data[0]!;
+    const theirs = index.search('owner_b', params('secret')).data[0]!;
+    expect(mine.document_id).not.toBe(theirs.document_id);
+    expect(index.collections(OWNER).map((c) => [c.name, c.document_count])).toEqual([
+      ['docs', 1],
+      ['notes', 1],
+    ]);
+    expect(index.collections('owner_c')).toEqual([]);
+  });
+});
+
+describe('SqliteSearchIndex query safety', () => {
+  function sample(): SqliteSearchIndex {
+    const index = newIndex();
+    index.upsert(
+      doc({
+        url: 'https://d.example/s',
+        title: 'NEAR AND OR NOT',
+        headings: ['col: value'],
+        body: 'Plain text with "quotes", stars*, carets^ and (parentheses) — café, Straße, 東京.',
+      }),
+    );
+    return index;
+  }
+
+  it('answers punctuation-only queries with nothing', () => {
+    const index = sample();
+    for (const query of ['"', '***', '()', '-', '"" ^ :', '?!', '\u0301']) {
+      expect(index.search(OWNER, params(query)).data).toEqual([]);
+    }
+  });
+
+  it('treats FTS5 operators and column filters typed by a user as words', () => {
+    const index = sample();
+    // Operators are plain words: "NEAR(" is the word near (in the title), not a NEAR group.
+    expect(index.search(OWNER, params('NEAR( text')).data).toHaveLength(1);
+    expect(index.search(OWNER, params('plain NOT text')).data).toHaveLength(1);
+    expect(index.search(OWNER, params('plain OR zzz')).data).toHaveLength(1);
+    expect(index.search(OWNER, params('title:plain')).data).toEqual([]);
+    expect(index.search(OWNER, params('col: value')).data).toHaveLength(1);
+    expect(index.search(OWNER, params('cafe strasse')).data).toHaveLength(1);
+  });
+
+  it('never throws and always returns a valid SearchAnswer, whatever the query', () => {
+    const index = sample();
+    const syntax = fc.constantFrom(
+      '"',
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      '-',
+      '+',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR',
+      '{',
+      '}',
+      ',',
+      ' ',
+      "'",
+      '\\',
+      '\u0000',
+      '\u0301',
+    );
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      syntax,
+      fc.constantFrom('plain', 'text', 'café'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const query = pieces.join('');
+        if (query.trim() === '') return;
+        const answer = index.search(OWNER, params(query));
+        expect(SearchAnswer.safeParse(answer).success).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (query) => {
+        if (query.trim() === '') return;
+        expect(() => index.search(OWNER, params(query))).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('returns answers that satisfy the strict contract schema', () => {
+    const index = sample();
+    index.upsert(doc({ url: 'https://d.example/t2', title: null, body: 'plain again' }));
+    const answer = index.search(OWNER, params('plain', { limit: 1 }));
+    expect(answer.data).toHaveLength(1);
+    expect(() => SearchAnswer.parse(answer)).not.toThrow();
+    expect(answer.data[0]!.document_id).toMatch(/^doc_[A-Za-z0-9_-]+$/);
+  });
+});

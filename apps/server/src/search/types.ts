@@ -1,0 +1,25 @@
+import type { SearchAnswer, SearchParams } from '@webdata/contract';
+
+/** One page to index into a collection. */
+export interface IndexedDocument {
+  /** The API key owner the collection belongs to: collections are per owner. */
+  owner: string;
+  collection: string;
+  url: string;
+  title: string | null;
+  headings: string[];
+  /** Main text (markdown or plain text). */
+  body: string;
+  /** The run that indexed it; a URL indexed by several runs is kept until the last one is deleted. */
+  runId: string;
+}
+
+/** The collection's full-text index. */
+export interface SearchIndexLike {
+  /** Index or replace the document of (collection, url). */
+  upsert(doc: IndexedDocument): void;
+  /** Forget a run: remove the documents no other run indexed. */
+  removeRun(runId: string): void;
+  search(owner: string, params: SearchParams): SearchAnswer;
+  collections(owner: string): { name: string; document_count: number; updated_at: string | null }[];
+}

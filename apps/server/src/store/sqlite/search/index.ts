@@ -1,0 +1,11 @@
+export { migrateSearchIndex } from './schema.js';
+export {
+  type Bm25Weights,
+  type MatchQuery,
+  type MatchRow,
+  type SearchDocumentRow,
+  SearchDocumentStore,
+  SNIPPET_CLOSE,
+  SNIPPET_ELLIPSIS,
+  SNIPPET_OPEN,
+} from './search-document-store.js';

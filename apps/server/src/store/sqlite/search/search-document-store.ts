@@ -1,0 +1,207 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** A document row as the search index writes it. */
+export interface SearchDocumentRow {
+  id: string;
+  owner: string;
+  collection: string;
+  url: string;
+  /** Host of the URL with its port when not the default (`docs.example:8080`). */
+  site: string;
+  title: string | null;
+  /** Headings joined with newlines. */
+  headings: string;
+  body: string;
+  indexedAt: string;
+}
+
+/** Column weights of `bm25()`: title, headings, body. */
+export interface Bm25Weights {
+  title: number;
+  headings: number;
+  body: number;
+}
+
+/** What one ranked page of matches is asked for. */
+export interface MatchQuery {
+  owner: string;
+  collection: string;
+  /** A complete, already escaped FTS5 MATCH expression. */
+  match: string;
+  /** Prefix the URL must start with (matched literally and case-sensitively). */
+  urlPrefix?: string | undefined;
+  /** Host (with non-default port) the URL must have. */
+  site?: string | undefined;
+  weights: Bm25Weights;
+  /**
+   * Extra FTS5 expressions that each add `boost` × the bm25 score to a
+   * document they match (e.g. one per query term, so a document holding more
+   * of the terms ranks higher in an OR query).
+   */
+  boosts: { match: string; boost: number }[];
+  limit: number;
+  offset: number;
+}
+
+/** One ranked match. `score` is higher for better matches. */
+export interface MatchRow {
+  id: string;
+  url: string;
+  title: string | null;
+  collection: string;
+  indexed_at: string;
+  score: number;
+  /** Snippet of the body column, or of the best column when the body has no match. */
+  snippet: string;
+}
+
+/** The markers `snippet()` puts around matched words; control characters that indexed text never holds. */
+export const SNIPPET_OPEN = '\u0001';
+export const SNIPPET_CLOSE = '\u0002';
+export const SNIPPET_ELLIPSIS = '\u0003';
+/** Tokens of context in a snippet (FTS5 caps it at 64). */
+const SNIPPET_TOKENS = 30;
+
+/**
+ * All SQL of the collection search index (tables from {@link migrateSearchIndex}).
+ * Writes run in one transaction each so the FTS index (kept by triggers)
+ * never disagrees with the documents.
+ */
+export class SearchDocumentStore {
+  private readonly db: Database;
+  private readonly upsertDocument: Statement;
+  private readonly linkRun: Statement;
+  private readonly documentsOfRun: Statement;
+  private readonly unlinkRun: Statement;
+  private readonly deleteOrphan: Statement;
+  private readonly collectionsOf: Statement;
+  private readonly matchQueries = new Map<string, Statement>();
+
+  constructor(db: Database) {
+    this.db = db;
+    this.upsertDocument = db.prepare(`
+      INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at)
+      VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @indexedAt)
+      ON CONFLICT (owner, collection, url) DO UPDATE SET
+        site = excluded.site, title = excluded.title, headings = excluded.headings,
+        body = excluded.body, indexed_at = excluded.indexed_at
+      RETURNING id`);
+    this.linkRun = db.prepare(
+      'INSERT OR IGNORE INTO search_document_runs (document_id, run_id) VALUES (?, ?)',
+    );
+    this.documentsOfRun = db.prepare('SELECT document_id FROM search_document_runs WHERE run_id = ?').pluck();
+    this.unlinkRun = db.prepare('DELETE FROM search_document_runs WHERE run_id = ?');
+    this.deleteOrphan = db.prepare(`
+      DELETE FROM search_documents WHERE id = ?
+        AND NOT EXISTS (SELECT 1 FROM search_document_runs WHERE document_id = ?)`);
+    this.collectionsOf = db.prepare(`
+      SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
+      FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
+  }
+
+  /**
+   * Inserts the document of (owner, collection, url) or replaces its content,
+   * and records that `runId` indexed it. Returns the document's id (the id of
+   * a replaced document is kept).
+   */
+  upsert(row: SearchDocumentRow, runId: string): string {
+    return this.db.transaction(() => {
+      const id = (this.upsertDocument.get(row) as { id: string }).id;
+      this.linkRun.run(id, runId);
+      return id;
+    })();
+  }
+
+  /** Unlinks a run and deletes the documents no other run indexed. Returns how many were deleted. */
+  removeRun(runId: string): number {
+    return this.db.transaction(() => {
+      const ids = this.documentsOfRun.all(runId) as string[];
+      this.unlinkRun.run(runId);
+      let deleted = 0;
+      for (const id of ids) deleted += this.deleteOrphan.run(id, id).changes;
+      return deleted;
+    })();
+  }
+
+  /** One page of ranked matches, best first (ties broken by insertion order). */
+  findMatches(query: MatchQuery): MatchRow[] {
+    const statement = this.matchStatement(query);
+    const params: unknown[] = [];
+    // Order of `?` in matchStatement: boost matches, match, owner, collection, filters, limit, offset.
+    for (const boost of query.boosts) params.push(boost.match);
+    params.push(query.match, query.owner, query.collection);
+    if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
+    if (query.site !== undefined) params.push(query.site);
+    params.push(query.limit, query.offset);
+    return statement.all(...params) as MatchRow[];
+  }
+
+  /** True when at least one document of the owner's collection matches (with the same filters). */
+  hasMatch(query: Omit<MatchQuery, 'weights' | 'boosts' | 'limit' | 'offset'>): boolean {
+    const filters = filterSql(query);
+    const sql = `SELECT 1 FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
+      WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filters} LIMIT 1`;
+    const params: unknown[] = [query.match, query.owner, query.collection];
+    if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
+    if (query.site !== undefined) params.push(query.site);
+    return this.cachedStatement(sql).get(...params) !== undefined;
+  }
+
+  /** The owner's collections with their document counts and last indexing time. */
+  collections(owner: string): { name: string; document_count: number; updated_at: string | null }[] {
+    return this.collectionsOf.all(owner) as {
+      name: string;
+      document_count: number;
+      updated_at: string | null;
+    }[];
+  }
+
+  private matchStatement(query: MatchQuery): Statement {
+    const { title, headings, body } = query.weights;
+    const weights = [title, headings, body].map((w) => Number(w).toString()).join(', ');
+    // Boost factors are numbers we control, so they are inlined; their MATCH expressions are bound.
+    const boostTerms = query.boosts
+      .map(
+        (b) =>
+          ` + ${Number(b.boost).toString()} * (search_fts.rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?))`,
+      )
+      .join('');
+    const score =
+      boostTerms === ''
+        ? `-bm25(search_fts, ${weights})`
+        : `-bm25(search_fts, ${weights}) * (1${boostTerms})`;
+    const snippet = (column: number) =>
+      `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
+    const sql = `
+      SELECT id, url, title, collection, indexed_at, score,
+        CASE WHEN instr(body_snippet, '${SNIPPET_OPEN}') > 0 THEN body_snippet ELSE any_snippet END AS snippet
+      FROM (
+        SELECT d.seq, d.id, d.url, d.title, d.collection, d.indexed_at, ${score} AS score,
+          ${snippet(2)} AS body_snippet, ${snippet(-1)} AS any_snippet
+        FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
+        WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filterSql(query)}
+        ORDER BY score DESC, d.seq
+        LIMIT ? OFFSET ?
+      )`;
+    return this.cachedStatement(sql);
+  }
+
+  private cachedStatement(sql: string): Statement {
+    let statement = this.matchQueries.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      // The shapes vary only with the number of boosts and filters; a small cache is enough.
+      if (this.matchQueries.size > 64) this.matchQueries.clear();
+      this.matchQueries.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function filterSql(query: { urlPrefix?: string | undefined; site?: string | undefined }): string {
+  let sql = '';
+  // instr() = 1 is a literal, case-sensitive prefix test: no LIKE wildcards or ASCII case folding to escape.
+  if (query.urlPrefix !== undefined) sql += ' AND instr(d.url, ?) = 1';
+  if (query.site !== undefined) sql += ' AND d.site = ?';
+  return sql;
+}
