@@ -1,0 +1,50 @@
+/** What the fetcher hands to the rest of the server for one page. */
+export interface FetchedPage {
+  /** The URL asked for. */
+  url: string;
+  /** The URL after redirects. */
+  finalUrl: string;
+  /** HTTP status of the final response (2xx; other statuses are a PageError `http_error`). */
+  status: number;
+  /** The response's media type, lower case, without parameters (`text/html`). */
+  contentType: string;
+  /** How the body was read: HTML to convert, or text/JSON kept as text. */
+  kind: 'html' | 'text' | 'json';
+  /** The decoded body. */
+  body: string;
+}
+
+/** Per-call options of {@link PageFetcherLike.fetchPage}. */
+export interface FetchPageOptions {
+  signal?: AbortSignal | undefined;
+  /** Honour robots.txt (default true). */
+  respectRobots?: boolean | undefined;
+}
+
+/**
+ * Fetches one page politely and safely: SSRF guard at connect time and after
+ * every redirect, robots.txt, per-host concurrency and delay, time-outs and a
+ * size cap. Throws `PageError` (see `errors.ts`) with a stable code.
+ */
+export interface PageFetcherLike {
+  fetchPage(url: string, options?: FetchPageOptions): Promise<FetchedPage>;
+  /** Raw text of a URL (robots.txt, sitemaps), same guard; null on 404/410. */
+  fetchText?(url: string, options?: FetchPageOptions): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/** Per-call options of {@link PageFetcherLike.fetchText}. */
+export interface FetchTextOptions extends FetchPageOptions {
+  /** Largest body read, in bytes (after gunzip for `.gz`); default the server's `maxDownloadBytes`. */
+  maxBytes?: number | undefined;
+}
+
+/** What one origin's robots.txt says for this server's user agent. */
+export interface RobotsInfo {
+  /** Absolute `Sitemap:` URLs, deduplicated. */
+  sitemaps: string[];
+  /** The `Crawl-delay` for this agent, in milliseconds, when given. */
+  crawlDelayMs: number | null;
+  /** Whether a URL of this origin may be fetched. */
+  isAllowed(url: string): boolean;
+}
