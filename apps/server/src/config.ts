@@ -1,0 +1,87 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { LIMITS } from '@webdata/contract';
+
+/** Settings of the model-backed extraction engine (any OpenAI-compatible chat-completions endpoint). */
+export interface LlmSettings {
+  baseUrl: string;
+  model: string;
+  apiKey?: string | undefined;
+  timeoutMs: number;
+}
+
+/**
+ * Everything the server can be told. Every limit lives here with its default
+ * from api-v1.md; `loadConfig` reads overrides from the environment.
+ */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Folder of the SQLite file, screenshots and the signing secret. */
+  dataDir: string;
+  /** Base URL used in signed screenshot URLs and `Location` headers; derived from host/port when unset. */
+  publicUrl?: string | undefined;
+  /** Work items processed at once by this process's worker pool. */
+  workerConcurrency: number;
+  /** Run workers in this process (the embedded default). */
+  runWorkers: boolean;
+  /** Allow fetching private, loopback and link-local addresses. Off by default. */
+  allowPrivateNetworks: boolean;
+  userAgent: string;
+  /** Fetch limits. */
+  pageTimeoutMs: number;
+  connectTimeoutMs: number;
+  maxDownloadBytes: number;
+  maxRedirects: number;
+  /** Politeness: requests in flight per host, and the pause between two requests to one host. */
+  perHostConcurrency: number;
+  perHostDelayMs: number;
+  /** API limits. */
+  maxBodyBytes: number;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  deepCrawlCeiling: number;
+  signedUrlTtlSeconds: number;
+  /** Screenshots: Chromium executable (found automatically when unset) and pages rendered at once. */
+  chromiumPath?: string | undefined;
+  screenshotConcurrency: number;
+  /** Optional model-backed extraction. */
+  llm?: LlmSettings | undefined;
+  /** Log level of Fastify's logger; `silent` in tests. */
+  logLevel: string;
+  /** Check every response body against its strict contract schema before sending (tests). */
+  validateResponses: boolean;
+}
+
+/** The default data directory: `$XDG_STATE_HOME/webdata` or `~/.local/state/webdata`. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'webdata');
+}
+
+/** The defaults of every setting. */
+export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    host: '127.0.0.1',
+    port: 8787,
+    dataDir: defaultDataDir(),
+    workerConcurrency: 8,
+    runWorkers: true,
+    allowPrivateNetworks: false,
+    userAgent: 'webdata/0.1 (+https://github.com/webdata; self-hosted Web Data Service)',
+    pageTimeoutMs: LIMITS.pageTimeoutMs,
+    connectTimeoutMs: 10_000,
+    maxDownloadBytes: LIMITS.maxDownloadBytes,
+    maxRedirects: 5,
+    perHostConcurrency: 4,
+    perHostDelayMs: 0,
+    maxBodyBytes: LIMITS.maxBodyBytes,
+    rateLimitPerSecond: LIMITS.rateLimitPerSecond,
+    rateLimitBurst: LIMITS.rateLimitBurst,
+    deepCrawlCeiling: LIMITS.defaultDeepCrawlCeiling,
+    signedUrlTtlSeconds: LIMITS.signedUrlTtlSeconds,
+    screenshotConcurrency: 2,
+    logLevel: 'info',
+    validateResponses: false,
+    ...overrides,
+  };
+}

@@ -1,0 +1,231 @@
+import type { CrawlParams, DeepCrawlParams, ExtractParams, ResultContentFormat } from '@webdata/contract';
+import type { ServerConfig } from '../config.js';
+import type { ConvertedPage } from '../content/types.js';
+import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from '../crawl/url/index.js';
+import { PageError } from '../errors.js';
+import type { ExtractionEngine } from '../extract/types.js';
+import type { FetchedPage, FetchTextOptions, PageFetcherLike, RobotsInfo } from '../fetch/types.js';
+import type { ScreenshotServiceLike } from '../screenshots/types.js';
+import type { ClaimedItem, DiscoveredUrl, ItemOutcome } from '../store/store.js';
+
+/** The fetcher as the pipeline uses it: pages, raw text (sitemaps) and robots rules. */
+export interface PipelineFetcher extends PageFetcherLike {
+  fetchText(url: string, options?: FetchTextOptions): Promise<string | null>;
+  robotsFor(origin: string): Promise<RobotsInfo>;
+}
+
+/** What processing a page needs. */
+export interface PipelineDeps {
+  config: ServerConfig;
+  fetcher: PipelineFetcher;
+  convert: (page: FetchedPage) => ConvertedPage;
+  extractor: ExtractionEngine;
+  screenshots: ScreenshotServiceLike;
+}
+
+/** Sitemap files read to seed one deep crawl (an index may point at many). */
+const MAX_SITEMAP_FILES = 20;
+
+/**
+ * Processes one work item: fetch → convert → (extract | follow links and
+ * index) → screenshot. Page problems become a failed outcome with a clear
+ * error; only an abort (cancel, delete, shutdown) throws.
+ */
+export async function processItem(
+  deps: PipelineDeps,
+  item: ClaimedItem,
+  signal: AbortSignal,
+): Promise<ItemOutcome> {
+  let page: FetchedPage;
+  const params = item.params;
+  const respectRobots = item.runType === 'extract' ? true : (params as CrawlParams).respect_robots !== false;
+  try {
+    page = await deps.fetcher.fetchPage(item.url, { signal, respectRobots });
+  } catch (error) {
+    signal.throwIfAborted();
+    return failedOutcome(error);
+  }
+  const converted = deps.convert(page);
+  const contents: Partial<Record<ResultContentFormat, string>> = {
+    markdown: converted.markdown,
+    html: converted.html,
+    text: converted.text,
+    links: JSON.stringify(converted.links),
+  };
+  const outcome: ItemOutcome = {
+    status: 'succeeded',
+    result: {
+      final_url: page.finalUrl,
+      title: converted.title,
+      http_status: page.status,
+      content_type: page.contentType,
+      data: null,
+      error: null,
+      has_screenshot: false,
+      screenshot_error: null,
+    },
+    contents,
+  };
+
+  if (item.runType === 'extract') {
+    const extractParams = params as ExtractParams;
+    const extracted = await deps.extractor.extract({
+      url: page.finalUrl,
+      html: page.body,
+      schema: extractParams.schema,
+      query: extractParams.query,
+      signal,
+    });
+    signal.throwIfAborted();
+    if (extracted.ok) {
+      outcome.result.data = extracted.data;
+      contents.json = JSON.stringify(extracted.data);
+    } else {
+      outcome.status = 'failed';
+      outcome.result.error = extracted.error;
+    }
+  } else {
+    const crawlParams = params as CrawlParams | DeepCrawlParams;
+    outcome.discovered = await discover(deps, item, converted, page, signal);
+    outcome.itemLimit = crawlParams.limit;
+    outcome.document = {
+      owner: item.owner,
+      collection: crawlParams.collection,
+      url: page.finalUrl,
+      title: converted.title,
+      headings: converted.headings,
+      body: converted.text,
+      runId: item.runId,
+    };
+  }
+
+  if ((params as { screenshot?: boolean }).screenshot) {
+    await addScreenshot(deps, outcome, page, signal);
+  }
+  return outcome;
+}
+
+async function addScreenshot(
+  deps: PipelineDeps,
+  outcome: ItemOutcome,
+  page: FetchedPage,
+  signal: AbortSignal,
+) {
+  const reason = await deps.screenshots.unavailableReason();
+  if (reason !== null) {
+    outcome.result.screenshot_error = { code: 'screenshot_unavailable', message: reason };
+    return;
+  }
+  if (page.kind !== 'html') {
+    outcome.result.screenshot_error = {
+      code: 'unsupported_content',
+      message: `no screenshot of ${page.contentType}`,
+    };
+    return;
+  }
+  try {
+    outcome.screenshot = await deps.screenshots.capture(page.finalUrl, { signal });
+    outcome.result.has_screenshot = true;
+  } catch (error) {
+    signal.throwIfAborted();
+    outcome.result.screenshot_error = errorInfo(error);
+  }
+}
+
+/** The links of a crawled page that the run should follow, and for a deep crawl's first page its sitemaps. */
+async function discover(
+  deps: PipelineDeps,
+  item: ClaimedItem,
+  converted: ConvertedPage,
+  page: FetchedPage,
+  signal: AbortSignal,
+): Promise<DiscoveredUrl[]> {
+  const params = item.params as Partial<DeepCrawlParams> & CrawlParams;
+  const deep = item.runType === 'deep-crawl';
+  // A crawl of known URLs fetches exactly those; only a start URL is followed.
+  if (!deep && params.url === undefined) return [];
+  const depth = item.depth + 1;
+  if (deep && depth > (params.max_depth ?? 3)) return [];
+  const root = params.url ?? item.url;
+  const sameSite = deep ? params.same_site !== false : true;
+
+  const candidates = converted.links.map((url) => ({ url, parentUrl: page.finalUrl }));
+  if (deep && item.depth === 0 && params.use_sitemap !== false) {
+    candidates.push(...(await sitemapUrls(deps, page.finalUrl, params.respect_robots !== false, signal)));
+  }
+  const found: DiscoveredUrl[] = [];
+  const robots = new Map<string, RobotsInfo>();
+  for (const candidate of candidates) {
+    if (sameSite && !isSameSite(candidate.url, root)) continue;
+    if (!matchesPathGlobs(candidate.url, params.include_paths ?? [], params.exclude_paths ?? [])) continue;
+    if (params.respect_robots !== false) {
+      const origin = new URL(candidate.url).origin;
+      let rules = robots.get(origin);
+      if (!rules) {
+        rules = await deps.fetcher.robotsFor(origin);
+        robots.set(origin, rules);
+      }
+      if (!rules.isAllowed(candidate.url)) continue;
+    }
+    found.push({
+      url: candidate.url,
+      key: normalizeUrl(candidate.url),
+      depth,
+      parentUrl: candidate.parentUrl,
+    });
+  }
+  return found;
+}
+
+/** URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes. */
+async function sitemapUrls(
+  deps: PipelineDeps,
+  pageUrl: string,
+  respectRobots: boolean,
+  signal: AbortSignal,
+): Promise<{ url: string; parentUrl: string }[]> {
+  const origin = new URL(pageUrl).origin;
+  const robots = await deps.fetcher.robotsFor(origin);
+  const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [`${origin}/sitemap.xml`];
+  const seen = new Set<string>();
+  const urls: { url: string; parentUrl: string }[] = [];
+  while (queue.length > 0 && seen.size < MAX_SITEMAP_FILES) {
+    const sitemap = queue.shift()!;
+    if (seen.has(sitemap)) continue;
+    seen.add(sitemap);
+    let xml: string | null = null;
+    try {
+      xml = await deps.fetcher.fetchText(sitemap, { signal, respectRobots });
+    } catch {
+      signal.throwIfAborted();
+    }
+    if (xml === null) continue;
+    const parsed = parseSitemap(xml);
+    queue.push(...parsed.sitemaps);
+    for (const url of parsed.urls) urls.push({ url, parentUrl: sitemap });
+  }
+  return urls;
+}
+
+function errorInfo(error: unknown): { code: string; message: string } {
+  if (error instanceof PageError) return { code: error.code, message: error.message };
+  return { code: 'internal', message: 'an internal error stopped this page; it is logged on the server' };
+}
+
+function failedOutcome(error: unknown): ItemOutcome {
+  const httpStatus = (error as { httpStatus?: unknown }).httpStatus;
+  return {
+    status: 'failed',
+    result: {
+      final_url: null,
+      title: null,
+      http_status: typeof httpStatus === 'number' ? httpStatus : null,
+      content_type: null,
+      data: null,
+      error: errorInfo(error),
+      has_screenshot: false,
+      screenshot_error: null,
+    },
+    contents: {},
+  };
+}

@@ -1,0 +1,108 @@
+import type { CreateRunParams, Run } from '@webdata/contract';
+import type { ServerConfig } from '../config.js';
+import { normalizeUrl } from '../crawl/url/index.js';
+import { conflict, notFound, PageError, ServiceError } from '../errors.js';
+import { validateExtractionSchema } from '../extract/index.js';
+import { checkHopUrl } from '../fetch/ssrf-guard.js';
+import type { Store, StoredRun } from '../store/store.js';
+import type { RunEvents } from './run-events.js';
+import type { WorkerPool } from './worker-pool.js';
+
+/**
+ * The run lifecycle as the API sees it: create, cancel, retry, delete. Checks
+ * what the contract cannot (configured ceilings, fetchable URLs, a schema that
+ * compiles), writes through the store and tells the workers and long polls.
+ */
+export class RunService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: RunEvents,
+    private readonly config: ServerConfig,
+    private readonly pool: WorkerPool | null,
+  ) {}
+
+  async create(
+    owner: string,
+    request: CreateRunParams,
+    idempotencyKey?: string | undefined,
+  ): Promise<{ run: StoredRun; created: boolean }> {
+    const { type, ...body } = request;
+    const urls = 'urls' in body && body.urls !== undefined ? body.urls : [(body as { url: string }).url];
+    const { urls: _urls, ...params } = body as typeof body & { urls?: string[] };
+    if (type === 'deep-crawl' && request.limit > this.config.deepCrawlCeiling) {
+      throw new ServiceError(
+        'invalid_request',
+        `limit is above this server's ceiling of ${this.config.deepCrawlCeiling}`,
+        {
+          details: [{ path: ['limit'], code: 'too_big', message: `at most ${this.config.deepCrawlCeiling}` }],
+        },
+      );
+    }
+    if (type === 'extract' && request.schema !== undefined) {
+      const problem = validateExtractionSchema(request.schema);
+      if (problem !== null) {
+        throw new ServiceError('invalid_request', `schema is not a valid JSON Schema: ${problem}`, {
+          details: [{ path: ['schema'], code: 'invalid_schema', message: problem }],
+        });
+      }
+    }
+    // Literal private addresses are refused up front; names are checked again at connect time.
+    urls.forEach((url, index) => {
+      try {
+        checkHopUrl(url, this.config.allowPrivateNetworks);
+      } catch (error) {
+        if (!(error instanceof PageError)) throw error;
+        throw new ServiceError('unprocessable_url', error.message, {
+          details: [
+            { path: 'urls' in body ? ['urls', index] : ['url'], code: error.code, message: error.message },
+          ],
+        });
+      }
+    });
+    const result = await this.store.createRun({
+      owner,
+      type,
+      urls,
+      params,
+      items: urls.map((url) => ({ url, key: normalizeUrl(url), depth: 0 })),
+      idempotencyKey,
+    });
+    if (result.created) this.pool?.poke();
+    return result;
+  }
+
+  async cancel(owner: string, runId: string): Promise<Run> {
+    const cancelled = await this.store.cancelRun(owner, runId);
+    if (!cancelled) throw await this.refusal(owner, runId, 'cancel', 'queued or running');
+    this.pool?.abortRun(runId);
+    this.events.notify(runId);
+    return cancelled.run;
+  }
+
+  async retry(owner: string, runId: string): Promise<Run> {
+    const retried = await this.store.retryRun(owner, runId);
+    if (!retried) throw await this.refusal(owner, runId, 'retry', 'incomplete, failed or cancelled');
+    this.pool?.poke();
+    this.events.notify(runId);
+    return retried.run;
+  }
+
+  async delete(owner: string, runId: string): Promise<void> {
+    // An active run is cancelled first so no worker writes into a deleted run.
+    await this.store.cancelRun(owner, runId);
+    this.pool?.abortRun(runId);
+    if (!(await this.store.deleteRun(owner, runId))) throw notFound('run');
+    this.events.notify(runId);
+  }
+
+  private async refusal(
+    owner: string,
+    runId: string,
+    action: string,
+    allowed: string,
+  ): Promise<ServiceError> {
+    const stored = await this.store.getRun(owner, runId);
+    if (!stored) return notFound('run');
+    return conflict(`cannot ${action} a run that is ${stored.run.status}; only a ${allowed} run can be`);
+  }
+}

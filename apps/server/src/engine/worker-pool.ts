@@ -1,0 +1,152 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClaimedItem, ItemOutcome, Store } from '../store/store.js';
+
+/** Turns one claimed item into its outcome; must honour `signal` (cancel, delete, shutdown). */
+export type ItemProcessor = (item: ClaimedItem, signal: AbortSignal) => Promise<ItemOutcome>;
+
+export interface WorkerPoolOptions {
+  workerId: string;
+  concurrency: number;
+  /** How long a claimed item stays leased without renewal; renewed every third of it. */
+  leaseMs: number;
+  /** How often an idle pool looks for work written by other processes. */
+  idlePollMs: number;
+  onItemDone?: ((item: ClaimedItem) => void) | undefined;
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+interface ActiveItem {
+  item: ClaimedItem;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Claims work items from the store's durable queue and processes up to
+ * `concurrency` at once. An item is leased while it is processed; a worker
+ * that dies leaves a lease that expires (or, embedded, is released at the
+ * next start), so the item runs again and its result is written exactly once.
+ */
+export class WorkerPool {
+  private readonly active = new Map<string, ActiveItem>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly process: ItemProcessor,
+    private readonly options: WorkerPoolOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** There may be new work: look now rather than at the next idle poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** Aborts the in-flight items of a run (cancel, delete). */
+  abortRun(runId: string): void {
+    for (const active of this.active.values()) {
+      if (active.item.runId === runId) active.controller.abort(new Error('run cancelled'));
+    }
+  }
+
+  get inFlight(): number {
+    return this.active.size;
+  }
+
+  /**
+   * Stops claiming; lets in-flight items finish for up to `drainMs`, then
+   * aborts the rest and puts them back in the queue for the next start.
+   */
+  async stop(drainMs: number): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    const all = Promise.all([...this.active.values()].map((a) => a.done));
+    const drained = await Promise.race([all.then(() => true), sleep(drainMs).then(() => false)]);
+    if (!drained) {
+      const left = [...this.active.values()];
+      for (const active of left) active.controller.abort(new Error('shutting down'));
+      await Promise.all(left.map((a) => a.done));
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const free = this.options.concurrency - this.active.size;
+      let claimed: ClaimedItem[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.store.claimItems(this.options.workerId, free, this.options.leaseMs);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
+      for (const item of claimed) this.begin(item);
+      if (claimed.length === 0 || this.active.size >= this.options.concurrency) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.options.idlePollMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  private begin(item: ClaimedItem): void {
+    const controller = new AbortController();
+    const renew = setInterval(() => {
+      this.store.renewLease(item, this.options.leaseMs).catch((error) => this.options.onError?.(error));
+    }, this.options.leaseMs / 3);
+    const done = (async () => {
+      try {
+        const outcome = await this.process(item, controller.signal);
+        if (controller.signal.aborted) await this.store.releaseItem(item);
+        else await this.store.completeItem(item, outcome);
+      } catch (error) {
+        if (controller.signal.aborted) {
+          // Shutdown puts the item back; a cancel or delete already took the lease, so this changes nothing.
+          await this.store.releaseItem(item).catch((e) => this.options.onError?.(e));
+        } else {
+          // A processor turns page problems into failed outcomes; reaching here is a bug, recorded on the item.
+          this.options.onError?.(error);
+          await this.store.completeItem(item, internalFailure()).catch((e) => this.options.onError?.(e));
+        }
+      } finally {
+        clearInterval(renew);
+        this.active.delete(item.itemId);
+        this.options.onItemDone?.(item);
+        this.wake?.();
+      }
+    })();
+    this.active.set(item.itemId, { item, controller, done });
+  }
+}
+
+function internalFailure(): ItemOutcome {
+  return {
+    status: 'failed',
+    result: {
+      final_url: null,
+      title: null,
+      http_status: null,
+      content_type: null,
+      data: null,
+      error: { code: 'internal', message: 'an internal error stopped this page; it is logged on the server' },
+      has_screenshot: false,
+      screenshot_error: null,
+    },
+    contents: {},
+  };
+}

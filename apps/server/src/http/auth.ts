@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../errors.js';
+import { verifyApiKey } from '../keys.js';
+import type { ApiContext } from './context.js';
+import { sendError } from './error-handler.js';
+import { RateLimiter } from './rate-limiter.js';
+
+/**
+ * Every request but the public ones (signed URLs) must carry a valid
+ * `x-api-key`; the key's owner is attached to the request and its rate is
+ * limited. While the server shuts down, new requests get 503.
+ */
+export function registerAuth(app: FastifyInstance, context: ApiContext): void {
+  const limiter = new RateLimiter(context.config.rateLimitPerSecond, context.config.rateLimitBurst);
+  app.decorateRequest('owner', '');
+  app.decorateRequest('keyId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    if (context.closing.aborted) {
+      return sendError(
+        reply,
+        request,
+        new ServiceError('unavailable', 'the server is shutting down', { retryAfterSeconds: 5 }),
+      );
+    }
+    if (request.routeOptions.config?.public) return;
+    const presented = request.headers['x-api-key'];
+    const key = typeof presented === 'string' ? await verifyApiKey(context.store, presented) : null;
+    if (!key) {
+      const message =
+        presented === undefined
+          ? 'the x-api-key header is required'
+          : 'the API key is not valid or was revoked';
+      return sendError(reply, request, new ServiceError('unauthorized', message));
+    }
+    request.owner = key.owner;
+    request.keyId = key.id;
+    const wait = limiter.take(key.id);
+    if (wait > 0) {
+      return sendError(
+        reply,
+        request,
+        new ServiceError('rate_limited', `too many requests for this key; retry in ${wait} s`, {
+          retryAfterSeconds: wait,
+        }),
+      );
+    }
+  });
+}

@@ -1,0 +1,53 @@
+import { buildOpenApiDocument } from '@webdata/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { newId } from '../ids.js';
+import { registerAuth } from './auth.js';
+import type { ApiContext } from './context.js';
+import { registerErrorHandling } from './error-handler.js';
+import { registerResultRoutes } from './routes/results.js';
+import { registerRunRoutes } from './routes/runs.js';
+import { registerSearchRoutes } from './routes/search.js';
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Logged URLs lose their signed-URL signatures; nothing else secret is ever in a URL. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]signature=)[^&]*/gi, '$1[redacted]');
+}
+
+/**
+ * The Fastify application of the v1 API. Logs are Fastify's own (pino) with
+ * request serializers that show method, URL (signatures redacted) and key id
+ * but never a header value, so an API key cannot end up in a log.
+ */
+export function buildApi(context: ApiContext): FastifyInstance {
+  const app = Fastify({
+    logger: {
+      level: context.config.logLevel,
+      serializers: {
+        req: (request) => ({ method: request.method, url: redactUrl(request.url), id: request.id }),
+      },
+    },
+    bodyLimit: context.config.maxBodyBytes,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : newId('req');
+    },
+    // Long polls hold requests for up to 30 s; shutdown releases them itself.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerAuth(app, context);
+  registerRunRoutes(app, context);
+  registerResultRoutes(app, context);
+  registerSearchRoutes(app, context);
+  app.get('/healthz', { config: { public: true } }, async () => ({ ok: true }));
+  app.get('/api/v1/openapi.json', { config: { public: true } }, async () =>
+    buildOpenApiDocument({ serverUrl: context.baseUrl() }),
+  );
+  return app;
+}

@@ -1,0 +1,31 @@
+import type { ServerConfig } from '../config.js';
+import type { RunEvents } from '../engine/run-events.js';
+import type { RunService } from '../engine/run-service.js';
+import type { UrlSigner } from '../screenshots/signed-url.js';
+import type { Store } from '../store/store.js';
+
+/** What the routes use: the layers below them, never SQL or workers directly. */
+export interface ApiContext {
+  config: ServerConfig;
+  store: Store;
+  runs: RunService;
+  events: RunEvents;
+  signer: UrlSigner;
+  /** The base URL clients reach this server at (signed URLs, `Location`). */
+  baseUrl(): string;
+  /** Aborted when the server starts shutting down: long polls answer at once. */
+  closing: AbortSignal;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The owner of the request's API key (set by the auth hook). */
+    owner: string;
+    /** The id of the request's API key, safe to log. */
+    keyId: string;
+  }
+  interface FastifyContextConfig {
+    /** Routes that need no API key (signed URLs). */
+    public?: boolean;
+  }
+}

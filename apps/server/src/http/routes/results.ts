@@ -1,0 +1,139 @@
+import {
+  ContentQuery,
+  ListResultsQuery,
+  type Result,
+  ResultContent,
+  type ResultContentFormat,
+  ResultPage,
+  ResultPathParams,
+  RunPathParams,
+  ScreenshotAccess,
+  SignedScreenshotQuery,
+} from '@webdata/contract';
+import type { FastifyInstance } from 'fastify';
+import { notFound, ServiceError } from '../../errors.js';
+import type { ApiContext } from '../context.js';
+import { sendValid } from '../send.js';
+import { parseRequest } from '../validate.js';
+
+/** Media types a client may ask for to get a result's content raw instead of as JSON. */
+const RAW_TYPES: Record<string, ResultContentFormat> = {
+  'text/markdown': 'markdown',
+  'text/html': 'html',
+  'text/plain': 'text',
+};
+
+/** The format served when the client names none: what the run was asked for first. */
+function defaultFormat(result: Result, params: Record<string, unknown>): ResultContentFormat {
+  if (result.data !== null) return 'json';
+  const formats = params.formats as ResultContentFormat[] | undefined;
+  return formats?.[0] ?? 'markdown';
+}
+
+/** Which raw media type the `Accept` header prefers over JSON, if any. */
+function rawPreference(accept: string | undefined): string | null {
+  if (!accept) return null;
+  for (const part of accept.split(',')) {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/json' || type === '*/*') return null;
+    if (type in RAW_TYPES) return type;
+  }
+  return null;
+}
+
+/** Result routes: list, content (JSON or raw), screenshot access, and the signed screenshot URL itself. */
+export function registerResultRoutes(app: FastifyInstance, context: ApiContext): void {
+  app.get('/api/v1/runs/:runId/results', async (request, reply) => {
+    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+    const query = parseRequest(ListResultsQuery, request.query, 'query');
+    const page = await context.store.listResults(request.owner, runId, query);
+    if (!page) throw notFound('run');
+    return sendValid(context, reply, ResultPage, page);
+  });
+
+  app.get('/api/v1/runs/:runId/results/:resultId/content', async (request, reply) => {
+    const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
+    const query = parseRequest(ContentQuery, request.query, 'query');
+    const stored = await context.store.getRun(request.owner, runId);
+    const result = stored && (await context.store.getResult(request.owner, runId, resultId));
+    if (!stored || !result) throw notFound('result');
+    const raw = rawPreference(request.headers.accept);
+    const format = query.format ?? (raw ? RAW_TYPES[raw]! : defaultFormat(result, stored.run.params));
+    const body = await context.store.getContent(resultId, format);
+    if (body === null) {
+      throw new ServiceError(
+        'not_found',
+        result.status === 'failed'
+          ? `this result failed (${result.error?.code}); it has no ${format} content`
+          : `this result has no ${format} content`,
+      );
+    }
+    const content =
+      format === 'json' || format === 'links' ? (JSON.parse(body) as ResultContent['content']) : body;
+    if (raw) {
+      const text = Array.isArray(content)
+        ? content.join('\n')
+        : typeof content === 'string'
+          ? content
+          : JSON.stringify(content, null, 2);
+      const type =
+        format === 'json'
+          ? 'application/json'
+          : format === 'html'
+            ? 'text/html'
+            : format === 'markdown'
+              ? 'text/markdown'
+              : 'text/plain';
+      return reply.type(`${type}; charset=utf-8`).send(text);
+    }
+    return sendValid(context, reply, ResultContent, { id: result.id, url: result.url, format, content });
+  });
+
+  app.get('/api/v1/runs/:runId/results/:resultId/screenshot', async (request, reply) => {
+    const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
+    const result = await context.store.getResult(request.owner, runId, resultId);
+    if (!result) throw notFound('result');
+    if (!result.has_screenshot) {
+      throw new ServiceError(
+        'not_found',
+        result.screenshot_error
+          ? `this result has no screenshot: ${result.screenshot_error.message}`
+          : 'this result has no screenshot; create the run with "screenshot": true',
+      );
+    }
+    const access = context.signer.signedScreenshotUrl(
+      context.baseUrl(),
+      runId,
+      resultId,
+      context.config.signedUrlTtlSeconds,
+    );
+    reply.header('cache-control', 'no-store');
+    return sendValid(context, reply, ScreenshotAccess, access);
+  });
+
+  app.get(
+    '/api/v1/signed/screenshots/:runId/:resultId',
+    { config: { public: true } },
+    async (request, reply) => {
+      const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
+      const query = SignedScreenshotQuery.safeParse(request.query);
+      const check = query.success
+        ? context.signer.verifySignedScreenshot(runId, resultId, query.data)
+        : 'invalid';
+      if (check !== 'ok') {
+        throw new ServiceError(
+          'forbidden',
+          check === 'expired' ? 'this signed URL has expired' : 'this signed URL is not valid',
+        );
+      }
+      const png = await context.store.getScreenshot(runId, resultId);
+      if (!png) throw notFound('screenshot');
+      const remaining = Math.max(0, Number(query.data!.expires) - Math.floor(Date.now() / 1000));
+      return reply
+        .type('image/png')
+        .header('cache-control', `private, max-age=${remaining}, immutable`)
+        .header('x-content-type-options', 'nosniff')
+        .send(png);
+    },
+  );
+}

@@ -1,0 +1,123 @@
+import {
+  CrawlRequest,
+  type CreateRunParams,
+  CreateRunRequest,
+  DeepCrawlRequest,
+  ExtractRequest,
+  GetRunQuery,
+  isTerminalStatus,
+  LIMITS,
+  ListRunsQuery,
+  Run,
+  RunPage,
+  RunPathParams,
+} from '@webdata/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { notFound, ServiceError } from '../../errors.js';
+import type { ApiContext } from '../context.js';
+import { sendValid } from '../send.js';
+import { parseRequest } from '../validate.js';
+
+const etagOf = (version: number) => `"v${version}"`;
+
+/** The `Idempotency-Key` header, checked. */
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > LIMITS.maxIdempotencyKeyLength) {
+    throw new ServiceError(
+      'invalid_request',
+      `Idempotency-Key must be 1–${LIMITS.maxIdempotencyKeyLength} characters`,
+      {
+        details: [
+          { path: ['Idempotency-Key'], code: 'invalid_header', message: 'one value of 1–255 characters' },
+        ],
+      },
+    );
+  }
+  return value;
+}
+
+/** Run routes: the three creating endpoints, `POST /runs`, list, inspect (ETag, long poll), cancel, retry, delete. */
+export function registerRunRoutes(app: FastifyInstance, context: ApiContext): void {
+  const create = async (request: FastifyRequest, reply: FastifyReply, params: CreateRunParams) => {
+    const { run, created } = await context.runs.create(request.owner, params, idempotencyKey(request));
+    context.events.notify(run.run.id);
+    reply.header('location', `/api/v1/runs/${run.run.id}`);
+    if (!created) reply.header('idempotent-replayed', 'true');
+    return sendValid(context, reply, Run, run.run, 202);
+  };
+  const typed =
+    <T extends z.ZodType>(schema: T, type: CreateRunParams['type']) =>
+    (request: FastifyRequest, reply: FastifyReply) =>
+      create(request, reply, {
+        type,
+        ...(parseRequest(schema, request.body, 'body') as object),
+      } as CreateRunParams);
+
+  app.post('/api/v1/extract', typed(ExtractRequest, 'extract'));
+  app.post('/api/v1/crawl', typed(CrawlRequest, 'crawl'));
+  app.post('/api/v1/deep-crawl', typed(DeepCrawlRequest, 'deep-crawl'));
+  app.post('/api/v1/runs', (request, reply) =>
+    create(request, reply, parseRequest(CreateRunRequest, request.body, 'body')),
+  );
+
+  app.get('/api/v1/runs', async (request, reply) => {
+    const query = parseRequest(ListRunsQuery, request.query, 'query');
+    const page = await context.store.listRuns({ owner: request.owner, ...query });
+    return sendValid(context, reply, RunPage, page);
+  });
+
+  app.get('/api/v1/runs/:runId', async (request, reply) => {
+    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+    const { wait } = parseRequest(GetRunQuery, request.query, 'query');
+    let stored = await context.store.getRun(request.owner, runId);
+    if (!stored) throw notFound('run');
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (wait !== undefined && wait > 0) {
+      reply.header('x-webdata-wait', String(wait));
+      if (!isTerminalStatus(stored.run.status)) {
+        // Hold the answer until the run moves past the version the client has (or the current one).
+        const seen =
+          ifNoneMatch === etagOf(stored.version) || ifNoneMatch === undefined ? stored.version : -1;
+        const abort = new AbortController();
+        const onClose = () => abort.abort();
+        request.raw.once('close', onClose);
+        context.closing.addEventListener('abort', onClose, { once: true });
+        try {
+          await context.events.waitForChange(runId, seen, () => context.store.getRunVersion(runId), {
+            timeoutMs: wait * 1000,
+            signal: abort.signal,
+          });
+        } finally {
+          request.raw.off('close', onClose);
+          context.closing.removeEventListener('abort', onClose);
+        }
+        stored = await context.store.getRun(request.owner, runId);
+        if (!stored) throw notFound('run');
+      }
+    }
+    const etag = etagOf(stored.version);
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (!isTerminalStatus(stored.run.status)) reply.header('x-poll-after-ms', '1000');
+    if (ifNoneMatch === etag) return reply.code(304).send();
+    return sendValid(context, reply, Run, stored.run);
+  });
+
+  app.delete('/api/v1/runs/:runId', async (request, reply) => {
+    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+    await context.runs.delete(request.owner, runId);
+    return reply.code(204).send();
+  });
+
+  app.post('/api/v1/runs/:runId/cancel', async (request, reply) => {
+    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+    return sendValid(context, reply, Run, await context.runs.cancel(request.owner, runId));
+  });
+
+  app.post('/api/v1/runs/:runId/retry', async (request, reply) => {
+    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+    return sendValid(context, reply, Run, await context.runs.retry(request.owner, runId), 202);
+  });
+}

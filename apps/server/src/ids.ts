@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * A new opaque id with a type prefix (`run_…`, `res_…`): a millisecond
+ * timestamp then 80 random bits, Crockford base32, so ids sort by creation
+ * time within a store and never collide in practice.
+ */
+export function newId(prefix: 'run' | 'res' | 'itm' | 'key' | 'req', now = Date.now()): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(10);
+  let random = '';
+  for (let i = 0; i < 16; i++) {
+    const bit = i * 5;
+    const byte = bit >> 3;
+    const value = (((bytes[byte] ?? 0) << 8) | (bytes[byte + 1] ?? 0)) >> (11 - (bit & 7));
+    random += ALPHABET[value & 31];
+  }
+  return `${prefix}_${time}${random}`;
+}

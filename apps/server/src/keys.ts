@@ -1,0 +1,49 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { newId } from './ids.js';
+import type { ApiKeyRecord, Store } from './store/store.js';
+
+/**
+ * API keys look like `wd_<keyId>_<secret>`. Only a SHA-256 hash of the secret
+ * is stored; the key id finds the record and the hashes are compared in
+ * constant time, so neither a database leak nor response timing gives a key away.
+ */
+const KEY_PATTERN = /^wd_(key_[0-9a-z]{26})_([A-Za-z0-9_-]{32})$/;
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Creates a key for `owner` (a new owner when omitted) and returns it in full: the only time it is shown. */
+export async function createApiKey(
+  store: Store,
+  options: { owner?: string | undefined; name?: string | undefined } = {},
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const id = newId('key');
+  const secret = randomBytes(24).toString('base64url');
+  const record: ApiKeyRecord = {
+    id,
+    owner: options.owner ?? `own_${id.slice(4)}`,
+    name: options.name ?? 'default',
+    secretHash: hashSecret(secret),
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
+  };
+  await store.createApiKey(record);
+  return { key: `wd_${id}_${secret}`, record };
+}
+
+/** The key's record when `presented` is a valid, unrevoked key; otherwise null. */
+export async function verifyApiKey(store: Store, presented: string): Promise<ApiKeyRecord | null> {
+  const match = KEY_PATTERN.exec(presented);
+  if (!match) return null;
+  const record = await store.findApiKey(match[1]!);
+  if (!record || record.revokedAt !== null) return null;
+  const expected = Buffer.from(record.secretHash, 'hex');
+  const actual = Buffer.from(hashSecret(match[2]!), 'hex');
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? record : null;
+}
+
+/** A key id shown in lists and logs instead of the key. */
+export function keyIdOf(presented: string): string | null {
+  return KEY_PATTERN.exec(presented)?.[1] ?? null;
+}

@@ -1,0 +1,118 @@
+/**
+ * The `webdata-server` command line:
+ *   webdata-server start [--port N] [--host H] [--data-dir D] [--allow-private-networks]
+ *   webdata-server keys create [--name N] [--owner O] | keys list | keys revoke <keyId>
+ *   webdata-server secret rotate
+ * Settings also come from the environment (WEBDATA_PORT, WEBDATA_HOST, WEBDATA_DATA_DIR, …; see README).
+ */
+
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config-env.js';
+import { createApiKey } from './keys.js';
+import { UrlSigner } from './screenshots/signed-url.js';
+import { WebDataServer } from './server.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
+
+const USAGE = `usage:
+  webdata-server start [--port N] [--host H] [--data-dir DIR] [--allow-private-networks] [--workers N]
+  webdata-server keys create [--name NAME] [--owner OWNER]
+  webdata-server keys list
+  webdata-server keys revoke KEY_ID
+  webdata-server secret rotate`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'allow-private-networks': { type: 'boolean' },
+      workers: { type: 'string' },
+      name: { type: 'string' },
+      owner: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig(process.env, {
+    port: values.port,
+    host: values.host,
+    dataDir: values['data-dir'],
+    allowPrivateNetworks: values['allow-private-networks'],
+    workers: values.workers,
+  });
+  const [command, sub, arg] = positionals;
+  if (command === 'start') return start(config);
+  const store = new SqliteStore(join(config.dataDir, 'webdata.sqlite'));
+  try {
+    if (command === 'keys' && sub === 'create') {
+      const { key, record } = await createApiKey(store, { name: values.name, owner: values.owner });
+      console.log(`created key ${record.id} for owner ${record.owner}:\n${key}\n(shown once; keep it safe)`);
+      return 0;
+    }
+    if (command === 'keys' && sub === 'list') {
+      for (const key of await store.listApiKeys()) {
+        console.log(
+          `${key.id}\towner=${key.owner}\tname=${key.name}\tcreated=${key.createdAt}${key.revokedAt ? `\trevoked=${key.revokedAt}` : ''}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'keys' && sub === 'revoke' && arg) {
+      const revoked = await store.revokeApiKey(arg);
+      console.log(revoked ? `revoked ${arg}` : `no active key ${arg}`);
+      return revoked ? 0 : 1;
+    }
+    if (command === 'secret' && sub === 'rotate') {
+      new UrlSigner(config.dataDir).rotate();
+      console.log('rotated the URL signing secret; URLs signed before stay valid until they expire');
+      return 0;
+    }
+  } finally {
+    await store.close();
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const server = new WebDataServer(config);
+  const keys = await server.store.listApiKeys();
+  let firstKey: string | null = null;
+  if (!keys.some((key) => key.revokedAt === null))
+    firstKey = (await createApiKey(server.store, { name: 'first' })).key;
+  const url = await server.listen();
+  console.log(`webdata is listening on ${url}  (data: ${config.dataDir})`);
+  console.log(
+    `OpenAPI document: ${url}/api/v1/openapi.json — try: curl -H "x-api-key: $KEY" ${url}/api/v1/runs`,
+  );
+  if (firstKey) console.log(`API key (shown once; more with \`webdata-server keys create\`):\n  ${firstKey}`);
+  else console.log('API keys: see `webdata-server keys list`; create one with `webdata-server keys create`');
+  const reason = await server.screenshotsUnavailable();
+  if (reason) console.log(`screenshots are off: ${reason}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down (finishing or requeueing work in progress)`);
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  return new Promise<number>(() => {});
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

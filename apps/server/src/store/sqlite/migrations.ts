@@ -1,0 +1,103 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The schema, as numbered migrations. Each runs once, in order, inside a
+ * transaction; `PRAGMA user_version` records how far a database has come.
+ * Never edit a migration that has shipped: add the next one.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    secret_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+
+  CREATE TABLE runs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    owner TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    urls TEXT NOT NULL,
+    params TEXT NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    idempotency_key TEXT
+  );
+  CREATE INDEX runs_owner ON runs (owner, seq);
+  CREATE UNIQUE INDEX runs_idempotency ON runs (owner, idempotency_key) WHERE idempotency_key IS NOT NULL;
+
+  CREATE TABLE items (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    run_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    url_key TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    parent_url TEXT,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    lease_owner TEXT,
+    lease_token TEXT,
+    lease_until INTEGER,
+    updated_at TEXT NOT NULL,
+    UNIQUE (run_id, url_key)
+  );
+  CREATE INDEX items_queue ON items (status, seq);
+  CREATE INDEX items_run_status ON items (run_id, status);
+
+  CREATE TABLE results (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    run_id TEXT NOT NULL,
+    item_id TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    final_url TEXT,
+    status TEXT NOT NULL,
+    title TEXT,
+    depth INTEGER NOT NULL,
+    parent_url TEXT,
+    http_status INTEGER,
+    content_type TEXT,
+    data TEXT,
+    has_screenshot INTEGER NOT NULL,
+    screenshot_error TEXT,
+    error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX results_run ON results (run_id, seq);
+
+  CREATE TABLE contents (
+    result_id TEXT NOT NULL,
+    format TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (result_id, format)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE screenshots (
+    result_id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    png BLOB NOT NULL
+  );
+  CREATE INDEX screenshots_run ON screenshots (run_id);
+  `,
+];
+
+/** Brings `db` to the latest schema. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,615 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type {
+  ErrorInfo,
+  Result,
+  ResultContentFormat,
+  ResultStatus,
+  Run,
+  RunStats,
+  RunStatus,
+  RunType,
+} from '@webdata/contract';
+import { LIMITS } from '@webdata/contract';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { newId } from '../../ids.js';
+import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import type {
+  ApiKeyRecord,
+  ClaimedItem,
+  ItemOutcome,
+  NewRun,
+  Page,
+  RunListQuery,
+  Store,
+  StoredRun,
+} from '../store.js';
+import { migrate } from './migrations.js';
+
+interface RunRow {
+  seq: number;
+  id: string;
+  owner: string;
+  type: string;
+  status: string;
+  urls: string;
+  params: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  version: number;
+}
+
+interface ResultRow {
+  seq: number;
+  id: string;
+  run_id: string;
+  url: string;
+  final_url: string | null;
+  status: string;
+  title: string | null;
+  depth: number;
+  parent_url: string | null;
+  http_status: number | null;
+  content_type: string | null;
+  data: string | null;
+  has_screenshot: number;
+  screenshot_error: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+const EMPTY_STATS: RunStats = { total: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+const now = () => new Date().toISOString();
+const parseJson = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+/**
+ * The embedded store: one SQLite file in WAL mode. Every write that must
+ * happen together (an item's result, its contents, the URLs it found and the
+ * run's new state) is one transaction, so a crash loses nothing half-written.
+ */
+export class SqliteStore implements Store {
+  readonly db: Database;
+  readonly search: SqliteSearchIndex;
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new BetterSqlite3(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = OFF');
+    migrate(this.db);
+    migrateSearchIndex(this.db);
+    this.search = new SqliteSearchIndex(this.db);
+  }
+
+  private statsOf(runId: string): RunStats {
+    const rows = this.db
+      .prepare<[string], { status: string; n: number }>(
+        'SELECT status, count(*) AS n FROM items WHERE run_id = ? GROUP BY status',
+      )
+      .all(runId);
+    const stats = { ...EMPTY_STATS };
+    for (const { status, n } of rows) {
+      if (status in stats) stats[status as keyof RunStats] = n;
+      stats.total += n;
+    }
+    return stats;
+  }
+
+  private toStored(row: RunRow): StoredRun {
+    const run: Run = {
+      id: row.id,
+      status: row.status as RunStatus,
+      type: row.type as RunType,
+      urls: JSON.parse(row.urls) as string[],
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+      params: JSON.parse(row.params) as Record<string, unknown>,
+      stats: this.statsOf(row.id),
+      error: parseJson<ErrorInfo>(row.error),
+    };
+    return { run, owner: row.owner, version: row.version };
+  }
+
+  private runRow(runId: string): RunRow | undefined {
+    return this.db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(runId);
+  }
+
+  private ownedRunRow(owner: string, runId: string): RunRow | undefined {
+    const row = this.runRow(runId);
+    return row && row.owner === owner ? row : undefined;
+  }
+
+  private touch(runId: string, timestamp = now()): void {
+    this.db
+      .prepare('UPDATE runs SET version = version + 1, updated_at = ? WHERE id = ?')
+      .run(timestamp, runId);
+  }
+
+  /** Moves a run whose items are all done to its terminal status. */
+  private settle(runId: string, timestamp: string): void {
+    const row = this.runRow(runId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    const stats = this.statsOf(runId);
+    if (stats.queued + stats.running > 0) return;
+    const status: RunStatus =
+      stats.failed + stats.cancelled === 0 ? 'completed' : stats.succeeded === 0 ? 'failed' : 'incomplete';
+    const error: ErrorInfo | null =
+      status === 'failed'
+        ? { code: 'all_items_failed', message: "no page could be processed; each result's error says why" }
+        : null;
+    this.db
+      .prepare(
+        'UPDATE runs SET status = ?, error = ?, finished_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?',
+      )
+      .run(status, error && JSON.stringify(error), timestamp, timestamp, runId);
+  }
+
+  async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
+    return this.db.transaction(() => {
+      const timestamp = now();
+      if (input.idempotencyKey !== undefined) {
+        const existing = this.db
+          .prepare<[string, string], RunRow>('SELECT * FROM runs WHERE owner = ? AND idempotency_key = ?')
+          .get(input.owner, input.idempotencyKey);
+        if (existing) {
+          const age = Date.now() - Date.parse(existing.created_at);
+          if (age < LIMITS.idempotencyTtlSeconds * 1000)
+            return { run: this.toStored(existing), created: false };
+          this.db.prepare('UPDATE runs SET idempotency_key = NULL WHERE id = ?').run(existing.id);
+        }
+      }
+      const runId = newId('run');
+      this.db
+        .prepare(
+          `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
+           VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          runId,
+          input.owner,
+          input.type,
+          JSON.stringify(input.urls),
+          JSON.stringify(input.params),
+          timestamp,
+          timestamp,
+          input.idempotencyKey ?? null,
+        );
+      const insertItem = this.db.prepare(
+        `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
+         VALUES (?, ?, ?, ?, ?, NULL, 'queued', ?)`,
+      );
+      for (const item of input.items)
+        insertItem.run(newId('itm'), runId, item.url, item.key, item.depth, timestamp);
+      return { run: this.toStored(this.runRow(runId)!), created: true };
+    })();
+  }
+
+  async getRun(owner: string, runId: string): Promise<StoredRun | null> {
+    const row = this.ownedRunRow(owner, runId);
+    return row ? this.toStored(row) : null;
+  }
+
+  async getRunVersion(runId: string): Promise<number | null> {
+    const row = this.db
+      .prepare<[string], { version: number }>('SELECT version FROM runs WHERE id = ?')
+      .get(runId);
+    return row?.version ?? null;
+  }
+
+  async listRuns(query: RunListQuery): Promise<Page<Run>> {
+    const where = ['owner = ?'];
+    const args: (string | number)[] = [query.owner];
+    if (query.status) {
+      where.push('status = ?');
+      args.push(query.status);
+    }
+    if (query.type) {
+      where.push('type = ?');
+      args.push(query.type);
+    }
+    if (query.ids) {
+      where.push(`id IN (${query.ids.map(() => '?').join(',')})`);
+      args.push(...query.ids);
+    }
+    if (query.cursor) {
+      where.push('seq < ?');
+      args.push(decodeCursor('runs', query.cursor));
+    }
+    const rows = this.db
+      .prepare<(string | number)[], RunRow>(
+        `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`,
+      )
+      .all(...args, query.limit + 1);
+    const more = rows.length > query.limit;
+    const pageRows = rows.slice(0, query.limit);
+    return {
+      data: pageRows.map((row) => this.toStored(row).run),
+      next_cursor: more ? encodeCursor('runs', pageRows.at(-1)!.seq) : null,
+    };
+  }
+
+  async cancelRun(owner: string, runId: string): Promise<StoredRun | null> {
+    return this.db.transaction(() => {
+      const row = this.ownedRunRow(owner, runId);
+      if (!row || (row.status !== 'queued' && row.status !== 'running')) return null;
+      const timestamp = now();
+      this.db
+        .prepare(
+          "UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN ('queued', 'running')",
+        )
+        .run(timestamp, runId);
+      this.db
+        .prepare(
+          "UPDATE runs SET status = 'cancelled', finished_at = ?, updated_at = ?, version = version + 1 WHERE id = ?",
+        )
+        .run(timestamp, timestamp, runId);
+      return this.toStored(this.runRow(runId)!);
+    })();
+  }
+
+  async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
+    return this.db.transaction(() => {
+      const row = this.ownedRunRow(owner, runId);
+      if (!row || !['incomplete', 'failed', 'cancelled'].includes(row.status)) return null;
+      const timestamp = now();
+      const retried = this.db
+        .prepare<[string], { id: string }>(
+          "SELECT id FROM items WHERE run_id = ? AND status IN ('failed', 'cancelled')",
+        )
+        .all(runId)
+        .map((item) => item.id);
+      const resultIds = this.db
+        .prepare<[string], { id: string }>(
+          "SELECT r.id FROM results r JOIN items i ON i.id = r.item_id WHERE r.run_id = ? AND i.status IN ('failed', 'cancelled')",
+        )
+        .all(runId)
+        .map((result) => result.id);
+      this.deleteResults(resultIds);
+      const requeue = this.db.prepare(
+        "UPDATE items SET status = 'queued', attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?",
+      );
+      for (const id of retried) requeue.run(timestamp, id);
+      this.db
+        .prepare(
+          "UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?",
+        )
+        .run(timestamp, runId);
+      if (retried.length === 0) this.settle(runId, timestamp);
+      return this.toStored(this.runRow(runId)!);
+    })();
+  }
+
+  private deleteResults(resultIds: string[]): void {
+    const deleteContents = this.db.prepare('DELETE FROM contents WHERE result_id = ?');
+    const deleteShot = this.db.prepare('DELETE FROM screenshots WHERE result_id = ?');
+    const deleteResult = this.db.prepare('DELETE FROM results WHERE id = ?');
+    for (const id of resultIds) {
+      deleteContents.run(id);
+      deleteShot.run(id);
+      deleteResult.run(id);
+    }
+  }
+
+  async deleteRun(owner: string, runId: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (!this.ownedRunRow(owner, runId)) return false;
+      this.db
+        .prepare('DELETE FROM contents WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)')
+        .run(runId);
+      this.db.prepare('DELETE FROM screenshots WHERE run_id = ?').run(runId);
+      this.db.prepare('DELETE FROM results WHERE run_id = ?').run(runId);
+      this.db.prepare('DELETE FROM items WHERE run_id = ?').run(runId);
+      this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId);
+      this.search.removeRun(runId);
+      return true;
+    })();
+  }
+
+  async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
+    return this.db.transaction(() => {
+      const timestamp = now();
+      const rows = this.db
+        .prepare<
+          [string, number, string, number],
+          {
+            id: string;
+            run_id: string;
+            url: string;
+            depth: number;
+            parent_url: string | null;
+            lease_token: string;
+          }
+        >(
+          `UPDATE items SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
+             lease_token = lower(hex(randomblob(8))), updated_at = ?
+           WHERE id IN (SELECT id FROM items WHERE status = 'queued' ORDER BY seq LIMIT ?)
+           RETURNING id, run_id, url, depth, parent_url, lease_token`,
+        )
+        .all(workerId, Date.now() + leaseMs, timestamp, count);
+      const runs = new Map<string, RunRow>();
+      for (const row of rows) {
+        if (!runs.has(row.run_id)) {
+          runs.set(row.run_id, this.runRow(row.run_id)!);
+          this.db
+            .prepare(
+              "UPDATE runs SET status = 'running', started_at = coalesce(started_at, ?), updated_at = ?, version = version + 1 WHERE id = ? AND status = 'queued'",
+            )
+            .run(timestamp, timestamp, row.run_id);
+        }
+      }
+      return rows.map((row) => {
+        const run = runs.get(row.run_id)!;
+        return {
+          itemId: row.id,
+          runId: row.run_id,
+          owner: run.owner,
+          runType: run.type as RunType,
+          params: JSON.parse(run.params) as Record<string, unknown>,
+          url: row.url,
+          depth: row.depth,
+          parentUrl: row.parent_url,
+          leaseToken: row.lease_token,
+        };
+      });
+    })();
+  }
+
+  async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
+    const info = this.db
+      .prepare("UPDATE items SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = 'running'")
+      .run(Date.now() + leaseMs, item.itemId, item.leaseToken);
+    return info.changes === 1;
+  }
+
+  async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
+    return this.db.transaction(() => {
+      const held = this.db
+        .prepare("SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = 'running'")
+        .get(item.itemId, item.leaseToken);
+      if (!held) return false;
+      const timestamp = now();
+      this.db
+        .prepare(
+          'UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
+        )
+        .run(outcome.status, timestamp, item.itemId);
+      const previous = this.db
+        .prepare<[string], { id: string }>('SELECT id FROM results WHERE item_id = ?')
+        .all(item.itemId)
+        .map((row) => row.id);
+      this.deleteResults(previous);
+      const resultId = newId('res');
+      const r = outcome.result;
+      this.db
+        .prepare(
+          `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
+             content_type, data, has_screenshot, screenshot_error, error, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          resultId,
+          item.runId,
+          item.itemId,
+          item.url,
+          r.final_url,
+          outcome.status,
+          r.title,
+          item.depth,
+          item.parentUrl,
+          r.http_status,
+          r.content_type,
+          r.data === null ? null : JSON.stringify(r.data),
+          outcome.screenshot ? 1 : 0,
+          r.screenshot_error && JSON.stringify(r.screenshot_error),
+          r.error && JSON.stringify(r.error),
+          timestamp,
+        );
+      const insertContent = this.db.prepare(
+        'INSERT INTO contents (result_id, format, body) VALUES (?, ?, ?)',
+      );
+      for (const [format, body] of Object.entries(outcome.contents)) {
+        if (body !== undefined) insertContent.run(resultId, format, body);
+      }
+      if (outcome.screenshot) {
+        this.db
+          .prepare('INSERT INTO screenshots (result_id, run_id, png) VALUES (?, ?, ?)')
+          .run(resultId, item.runId, outcome.screenshot);
+      }
+      if (outcome.discovered?.length)
+        this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp);
+      if (outcome.document) this.search.upsert(outcome.document);
+      this.touch(item.runId, timestamp);
+      this.settle(item.runId, timestamp);
+      return true;
+    })();
+  }
+
+  private addItems(
+    runId: string,
+    urls: NonNullable<ItemOutcome['discovered']>,
+    limit: number | undefined,
+    timestamp: string,
+  ) {
+    let room = Number.POSITIVE_INFINITY;
+    if (limit !== undefined) {
+      const { n } = this.db
+        .prepare<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE run_id = ?')
+        .get(runId)!;
+      room = limit - n;
+    }
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)`,
+    );
+    for (const found of urls) {
+      if (room <= 0) break;
+      const info = insert.run(
+        newId('itm'),
+        runId,
+        found.url,
+        found.key,
+        found.depth,
+        found.parentUrl,
+        timestamp,
+      );
+      room -= info.changes;
+    }
+  }
+
+  async releaseItem(item: ClaimedItem): Promise<void> {
+    this.db
+      .prepare(
+        "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND lease_token = ? AND status = 'running'",
+      )
+      .run(item.itemId, item.leaseToken);
+  }
+
+  async requeueInterrupted(options: { all: boolean }): Promise<number> {
+    const info = options.all
+      ? this.db
+          .prepare(
+            "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running'",
+          )
+          .run()
+      : this.db
+          .prepare(
+            "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running' AND lease_until < ?",
+          )
+          .run(Date.now());
+    return info.changes;
+  }
+
+  private toResult(row: ResultRow): Result {
+    return {
+      id: row.id,
+      run_id: row.run_id,
+      url: row.url,
+      final_url: row.final_url,
+      status: row.status as ResultStatus,
+      title: row.title,
+      depth: row.depth,
+      parent_url: row.parent_url,
+      http_status: row.http_status,
+      content_type: row.content_type,
+      data: parseJson<Record<string, unknown>>(row.data),
+      has_screenshot: row.has_screenshot === 1,
+      screenshot_error: parseJson<ErrorInfo>(row.screenshot_error),
+      error: parseJson<ErrorInfo>(row.error),
+      created_at: row.created_at,
+    };
+  }
+
+  async listResults(
+    owner: string,
+    runId: string,
+    query: { status?: ResultStatus | undefined; limit: number; cursor?: string | undefined },
+  ): Promise<Page<Result> | null> {
+    if (!this.ownedRunRow(owner, runId)) return null;
+    const where = ['run_id = ?'];
+    const args: (string | number)[] = [runId];
+    if (query.status) {
+      where.push('status = ?');
+      args.push(query.status);
+    }
+    if (query.cursor) {
+      where.push('seq > ?');
+      args.push(decodeCursor('results', query.cursor));
+    }
+    const rows = this.db
+      .prepare<(string | number)[], ResultRow>(
+        `SELECT * FROM results WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
+      )
+      .all(...args, query.limit + 1);
+    const more = rows.length > query.limit;
+    const pageRows = rows.slice(0, query.limit);
+    return {
+      data: pageRows.map((row) => this.toResult(row)),
+      next_cursor: more ? encodeCursor('results', pageRows.at(-1)!.seq) : null,
+    };
+  }
+
+  async getResult(owner: string, runId: string, resultId: string): Promise<Result | null> {
+    if (!this.ownedRunRow(owner, runId)) return null;
+    const row = this.db
+      .prepare<[string, string], ResultRow>('SELECT * FROM results WHERE id = ? AND run_id = ?')
+      .get(resultId, runId);
+    return row ? this.toResult(row) : null;
+  }
+
+  async getContent(resultId: string, format: ResultContentFormat): Promise<string | null> {
+    const row = this.db
+      .prepare<[string, string], { body: string }>(
+        'SELECT body FROM contents WHERE result_id = ? AND format = ?',
+      )
+      .get(resultId, format);
+    return row?.body ?? null;
+  }
+
+  async getScreenshot(runId: string, resultId: string): Promise<Buffer | null> {
+    const row = this.db
+      .prepare<[string, string], { png: Buffer }>(
+        'SELECT png FROM screenshots WHERE result_id = ? AND run_id = ?',
+      )
+      .get(resultId, runId);
+    return row?.png ?? null;
+  }
+
+  async createApiKey(record: ApiKeyRecord): Promise<void> {
+    this.db
+      .prepare(
+        'INSERT INTO api_keys (id, owner, name, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(record.id, record.owner, record.name, record.secretHash, record.createdAt, record.revokedAt);
+  }
+
+  private static toKey(row: {
+    id: string;
+    owner: string;
+    name: string;
+    secret_hash: string;
+    created_at: string;
+    revoked_at: string | null;
+  }): ApiKeyRecord {
+    return {
+      id: row.id,
+      owner: row.owner,
+      name: row.name,
+      secretHash: row.secret_hash,
+      createdAt: row.created_at,
+      revokedAt: row.revoked_at,
+    };
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.db
+      .prepare<[string], Parameters<typeof SqliteStore.toKey>[0]>('SELECT * FROM api_keys WHERE id = ?')
+      .get(id);
+    return row ? SqliteStore.toKey(row) : null;
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    return this.db
+      .prepare<[], Parameters<typeof SqliteStore.toKey>[0]>('SELECT * FROM api_keys ORDER BY created_at')
+      .all()
+      .map(SqliteStore.toKey);
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    return (
+      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id)
+        .changes === 1
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

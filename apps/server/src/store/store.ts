@@ -1,0 +1,150 @@
+import type {
+  ErrorInfo,
+  Result,
+  ResultContentFormat,
+  ResultStatus,
+  Run,
+  RunStatus,
+  RunType,
+} from '@webdata/contract';
+import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
+
+/** A run as stored: the wire object plus what only the server knows. */
+export interface StoredRun {
+  run: Run;
+  owner: string;
+  /** Increases on every change of the run, its stats or its results: ETags and long polls use it. */
+  version: number;
+}
+
+/** A work item handed to a worker: one URL of one run, with what the worker needs of the run. */
+export interface ClaimedItem {
+  itemId: string;
+  runId: string;
+  owner: string;
+  runType: RunType;
+  params: Record<string, unknown>;
+  url: string;
+  depth: number;
+  parentUrl: string | null;
+  /** Proof of the lease: completing or renewing an item needs it, so a stale worker cannot write. */
+  leaseToken: string;
+}
+
+/** A URL a worker found and wants crawled in the same run. */
+export interface DiscoveredUrl {
+  url: string;
+  /** The normalised form used to fetch each page once per run. */
+  key: string;
+  depth: number;
+  parentUrl: string;
+}
+
+/** What a worker hands back for one item; stored in one transaction. */
+export interface ItemOutcome {
+  status: ResultStatus;
+  result: Pick<
+    Result,
+    | 'final_url'
+    | 'title'
+    | 'http_status'
+    | 'content_type'
+    | 'data'
+    | 'error'
+    | 'has_screenshot'
+    | 'screenshot_error'
+  >;
+  contents: Partial<Record<ResultContentFormat, string>>;
+  screenshot?: Buffer | undefined;
+  discovered?: DiscoveredUrl[] | undefined;
+  /** Upper bound of the run's item count; discovered URLs beyond it are dropped. */
+  itemLimit?: number | undefined;
+  document?: IndexedDocument | undefined;
+}
+
+/** Filters and page of a run list. */
+export interface RunListQuery {
+  owner: string;
+  status?: RunStatus | undefined;
+  type?: RunType | undefined;
+  ids?: string[] | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** An API key as stored: only a hash of its secret. */
+export interface ApiKeyRecord {
+  id: string;
+  owner: string;
+  name: string;
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** New run to store, with its first work items. */
+export interface NewRun {
+  owner: string;
+  type: RunType;
+  urls: string[];
+  params: Record<string, unknown>;
+  items: { url: string; key: string; depth: number }[];
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Everything the server persists. The embedded default is SQLite
+ * (`sqlite/`); a PostgreSQL store implements the same interface for
+ * scale-out. No SQL lives outside `store/`.
+ */
+export interface Store {
+  /** Creates the run, or returns the run first created with the same idempotency key (`created: false`). */
+  createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }>;
+  getRun(owner: string, runId: string): Promise<StoredRun | null>;
+  getRunVersion(runId: string): Promise<number | null>;
+  listRuns(query: RunListQuery): Promise<Page<Run>>;
+  /** Cancels a queued or running run: queued items become cancelled. Null when the state does not allow it. */
+  cancelRun(owner: string, runId: string): Promise<StoredRun | null>;
+  /** Re-queues only the items that did not succeed. Null when the state does not allow it. */
+  retryRun(owner: string, runId: string): Promise<StoredRun | null>;
+  /** Removes a run with its items, results, contents, screenshots and search documents. */
+  deleteRun(owner: string, runId: string): Promise<boolean>;
+
+  /** Leases up to `count` queued items to `workerId` for `leaseMs`. */
+  claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]>;
+  renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean>;
+  /** Stores the outcome of an item; false (and nothing written) when the lease was lost or the run is gone. */
+  completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean>;
+  /** Puts a leased item back in the queue (graceful shutdown). */
+  releaseItem(item: ClaimedItem): Promise<void>;
+  /** Puts items whose lease expired, or all running items when `all`, back in the queue. Returns how many. */
+  requeueInterrupted(options: { all: boolean }): Promise<number>;
+
+  listResults(
+    owner: string,
+    runId: string,
+    query: { status?: ResultStatus | undefined; limit: number; cursor?: string | undefined },
+  ): Promise<Page<Result> | null>;
+  getResult(owner: string, runId: string, resultId: string): Promise<Result | null>;
+  getContent(resultId: string, format: ResultContentFormat): Promise<string | null>;
+  getScreenshot(runId: string, resultId: string): Promise<Buffer | null>;
+
+  createApiKey(record: ApiKeyRecord): Promise<void>;
+  findApiKey(id: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  revokeApiKey(id: string): Promise<boolean>;
+
+  /** The search index over the same database. */
+  readonly search: SearchIndexLike;
+  close(): Promise<void>;
+}
+
+/** Item states (internal; results only show succeeded and failed). */
+export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export type { ErrorInfo };

@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorBody } from '@webdata/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StartedServer, startServer } from '../src/index.js';
+import { type ApiCall, apiClient } from './api-client.js';
+
+let server: StartedServer;
+let call: ApiCall;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'webdata-errors-'));
+  // The SSRF guard stays on here (the default): only literal loopback URLs are used, so nothing is fetched.
+  server = await startServer({
+    dataDir,
+    logLevel: 'silent',
+    validateResponses: true,
+    rateLimitPerSecond: 5,
+    rateLimitBurst: 1000,
+    // No workers: these runs are never fetched, so no name is ever resolved.
+    runWorkers: false,
+  });
+  call = apiClient(server.url, server.apiKey);
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function expectError(
+  response: { status: number; body: unknown; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+  const body = ErrorBody.parse(response.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.request_id).toBe(response.headers['x-request-id']);
+  return body.error;
+}
+
+describe('authentication', () => {
+  it('answers 401 without a key, with an unknown key and with a revoked key', async () => {
+    expectError(await apiClient(server.url, '')('GET', '/api/v1/runs'), 401, 'unauthorized');
+    expectError(await apiClient(server.url, 'wd_key_nope_x')('GET', '/api/v1/runs'), 401, 'unauthorized');
+    const key = await server.createKey();
+    const keyed = apiClient(server.url, key);
+    expect((await keyed('GET', '/api/v1/runs')).status).toBe(200);
+    await server.server.store.revokeApiKey(key.split('_').slice(1, 3).join('_'));
+    expectError(await keyed('GET', '/api/v1/runs'), 401, 'unauthorized');
+  });
+
+  it("answers 404 for another owner's run, never 403", async () => {
+    const other = apiClient(server.url, await server.createKey());
+    const created = await other('POST', '/api/v1/crawl', { urls: ['https://example.invalid/'] });
+    expect(created.status).toBe(202);
+    expectError(await call('GET', `/api/v1/runs/${created.body.id}`), 404, 'not_found');
+    expectError(await call('POST', `/api/v1/runs/${created.body.id}/cancel`), 404, 'not_found');
+    expectError(await call('DELETE', `/api/v1/runs/${created.body.id}`), 404, 'not_found');
+    expect((await call('GET', `/api/v1/runs?ids=${created.body.id}`)).body.data).toEqual([]);
+    await other('DELETE', `/api/v1/runs/${created.body.id}`);
+  });
+
+  it('echoes a request id on every response, including errors', async () => {
+    const response = await call('GET', '/api/v1/runs', undefined, { 'x-request-id': 'trace-123' });
+    expect(response.headers['x-request-id']).toBe('trace-123');
+    expect((await call('GET', '/nowhere')).headers['x-request-id']).toMatch(/^req_/);
+  });
+});
+
+describe('4xx answers of api-v1.md', () => {
+  it('400 invalid_request with details naming each bad field', async () => {
+    const error = expectError(
+      await call('POST', '/api/v1/extract', { urls: ['ftp://files.example/a', '/relative'], query: 'x' }),
+      400,
+      'invalid_request',
+    );
+    expect(error.details?.map((d) => d.path)).toEqual([
+      ['urls', 0],
+      ['urls', 1],
+    ]);
+    expectError(await call('POST', '/api/v1/extract', { query: 'x' }), 400, 'invalid_request');
+    const tooMany = Array.from({ length: 101 }, (_, i) => `https://a.example/${i}`);
+    expect(
+      expectError(await call('POST', '/api/v1/crawl', { urls: tooMany }), 400, 'invalid_request').details?.[0]
+        ?.path,
+    ).toEqual(['urls']);
+    expectError(
+      await call('POST', '/api/v1/runs', { type: 'scrape', urls: ['https://a.example/'] }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await call('POST', '/api/v1/extract', { urls: ['https://a.example/'], schema: { properties: {} } }),
+      400,
+      'invalid_request',
+    );
+    expectError(await call('POST', '/api/v1/crawl', '{"urls": [', {}), 400, 'invalid_request');
+    expectError(await call('GET', '/api/v1/runs?limit=0'), 400, 'invalid_request');
+    expectError(await call('GET', '/api/v1/runs?status=paused'), 400, 'invalid_request');
+    expectError(
+      await call('POST', '/api/v1/deep-crawl', { url: 'https://a.example/', limit: 20_000 }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('400 for an extraction schema that is not valid JSON Schema', async () => {
+    const error = expectError(
+      await call('POST', '/api/v1/extract', {
+        urls: ['https://a.example/'],
+        schema: { type: 'object', properties: { a: { type: 'string', minLength: 'x' } } },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(error.details?.[0]?.path).toEqual(['schema']);
+  });
+
+  it('404 not_found for unknown runs, results and routes', async () => {
+    expectError(await call('GET', '/api/v1/runs/run_doesnotexist'), 404, 'not_found');
+    expectError(await call('GET', '/api/v1/runs/run_x/results/res_y/content'), 404, 'not_found');
+    expectError(await call('GET', '/api/v1/nothing-here'), 404, 'not_found');
+  });
+
+  it('409 conflict for an action the state does not allow', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: ['https://example.invalid/'] });
+    expectError(await call('POST', `/api/v1/runs/${created.body.id}/retry`), 409, 'conflict');
+    await call('POST', `/api/v1/runs/${created.body.id}/cancel`);
+    expectError(await call('POST', `/api/v1/runs/${created.body.id}/cancel`), 409, 'conflict');
+  });
+
+  it('413 payload_too_large over the body limit', async () => {
+    const huge = JSON.stringify({ urls: ['https://a.example/'], query: 'x'.repeat(1_100_000) });
+    expectError(await call('POST', '/api/v1/extract', huge), 413, 'payload_too_large');
+  });
+
+  it('415 unsupported_media_type for a body that is not JSON', async () => {
+    expectError(
+      await call('POST', '/api/v1/crawl', 'urls=https://a.example/', {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      415,
+      'unsupported_media_type',
+    );
+  });
+
+  it('422 unprocessable_url for private and loopback targets while the guard is on', async () => {
+    const error = expectError(
+      await call('POST', '/api/v1/crawl', { urls: ['http://127.0.0.1:9/'] }),
+      422,
+      'unprocessable_url',
+    );
+    expect(error.message).toMatch(/loopback/);
+    expectError(
+      await call('POST', '/api/v1/deep-crawl', { url: 'http://[::1]:9/' }),
+      422,
+      'unprocessable_url',
+    );
+  });
+
+  it('429 rate_limited with Retry-After past the key rate', async () => {
+    const limited = apiClient(server.url, await server.createKey());
+    const statuses: number[] = [];
+    let retryAfter: unknown;
+    for (let i = 0; i < 1010; i++) {
+      const response = await limited('GET', '/api/v1/runs?limit=1');
+      statuses.push(response.status);
+      if (response.status === 429) {
+        retryAfter = response.headers['retry-after'];
+        expectError(response, 429, 'rate_limited');
+        break;
+      }
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,296 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorBody, type Result, Run } from '@webdata/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StartedServer, startServer } from '../src/index.js';
+import { type ApiCall, apiClient, waitForRun } from './api-client.js';
+import { FixtureSite, page, slowRoute } from './fixture-site.js';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+let site: FixtureSite;
+let server: StartedServer;
+let call: ApiCall;
+let dataDir: string;
+let flaky = 0;
+
+beforeAll(async () => {
+  site = new FixtureSite({
+    '/': {
+      body: page('Home', ['/a', '/b', '/private/x', '/redirect', '/a#section', 'https://elsewhere.example/']),
+    },
+    '/a': { body: page('Page A', ['/', '/b']) },
+    '/b': { body: page('Page B', ['/a', '/c']) },
+    '/c': { body: page('Page C') },
+    '/private/x': { body: page('Private') },
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nDisallow: /private/\n' },
+    '/redirect': { status: 301, headers: { location: '/c' }, body: '' },
+    '/missing': { status: 404, body: 'gone' },
+    '/slow': slowRoute(20_000),
+    '/image.png': { type: 'image/png', body: PNG },
+    '/notes.txt': { type: 'text/plain', body: 'plain text notes' },
+    '/data.json': { type: 'application/json', body: '{"a":1}' },
+    '/huge': { body: `<html><body>${'x'.repeat(300_000)}</body></html>` },
+    '/flaky': (_req, res) => {
+      flaky += 1;
+      if (flaky === 1) res.writeHead(500).end('boom');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end(page('Flaky page'));
+    },
+  });
+  await site.start();
+  dataDir = mkdtempSync(join(tmpdir(), 'webdata-runs-'));
+  server = await startServer({
+    dataDir,
+    allowPrivateNetworks: true,
+    logLevel: 'silent',
+    validateResponses: true,
+    maxDownloadBytes: 100_000,
+    pageTimeoutMs: 15_000,
+    rateLimitPerSecond: 10_000,
+    rateLimitBurst: 10_000,
+  });
+  call = apiClient(server.url, server.apiKey);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await site?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function results(runId: string): Promise<Result[]> {
+  const { body } = await call('GET', `/api/v1/runs/${runId}/results?limit=200`);
+  return body.data;
+}
+
+describe('run lifecycle', () => {
+  it('creates a crawl (202, Location), runs it through queued/running to completed, and serves results', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/a`, `${site.url}/b`] });
+    expect(created.status).toBe(202);
+    expect(Run.parse(created.body).status).toBe('queued');
+    expect(created.headers.location).toBe(`/api/v1/runs/${created.body.id}`);
+    const seen = new Set<string>([created.body.status]);
+    let run = created.body;
+    while (!['completed', 'incomplete', 'failed', 'cancelled'].includes(run.status)) {
+      run = (await call('GET', `/api/v1/runs/${run.id}?wait=2`)).body;
+      seen.add(run.status);
+    }
+    expect(run.status).toBe('completed');
+    expect(run.stats).toEqual({ total: 2, queued: 0, running: 0, succeeded: 2, failed: 0, cancelled: 0 });
+    expect(run.started_at).not.toBeNull();
+    expect(run.finished_at).not.toBeNull();
+    const list = await results(run.id);
+    expect(list.map((r) => r.title).sort()).toEqual(['Page A', 'Page B']);
+    expect(list.every((r) => r.status === 'succeeded' && r.http_status === 200)).toBe(true);
+  });
+
+  it('serves content in every format, as JSON or raw by Accept', async () => {
+    const created = await call('POST', '/api/v1/crawl', {
+      urls: [`${site.url}/a`],
+      formats: ['markdown', 'links'],
+    });
+    await waitForRun(call, created.body.id);
+    const [result] = await results(created.body.id);
+    const base = `/api/v1/runs/${created.body.id}/results/${result!.id}/content`;
+    const markdown = await call('GET', base);
+    expect(markdown.body.format).toBe('markdown');
+    expect(markdown.body.content).toContain('# Page A');
+    const links = await call('GET', `${base}?format=links`);
+    expect(links.body.content).toEqual([`${site.url}/`, `${site.url}/b`]);
+    const text = await call('GET', `${base}?format=text`);
+    expect(text.body.content).toContain('This page is about Page A');
+    const raw = await call('GET', base, undefined, { accept: 'text/markdown' });
+    expect(raw.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(raw.body).toContain('# Page A');
+    const html = await call('GET', `${base}?format=html`, undefined, { accept: 'text/html' });
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect((await call('GET', `${base}?format=json`)).status).toBe(404);
+  });
+
+  it('ends incomplete when some pages fail, and retry re-runs only those', async () => {
+    flaky = 0;
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`, `${site.url}/flaky`] });
+    const run = await waitForRun(call, created.body.id);
+    expect(run.status).toBe('incomplete');
+    expect(run.stats).toMatchObject({ succeeded: 1, failed: 1 });
+    const failed = (await results(run.id)).find((r) => r.status === 'failed')!;
+    expect(failed.error).toMatchObject({ code: 'http_error' });
+    expect(failed.http_status).toBe(500);
+    const before = site.count('/c');
+    const retried = await call('POST', `/api/v1/runs/${run.id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(retried.body.status).toBe('queued');
+    const after = await waitForRun(call, run.id);
+    expect(after.status).toBe('completed');
+    expect(site.count('/c')).toBe(before);
+    const list = await results(run.id);
+    expect(list).toHaveLength(2);
+    expect(list.every((r) => r.status === 'succeeded')).toBe(true);
+  });
+
+  it('fails a run when nothing could be fetched, with a run-level error', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/missing`] });
+    const run = await waitForRun(call, created.body.id);
+    expect(run.status).toBe('failed');
+    expect(run.error.code).toBe('all_items_failed');
+    const [result] = await results(run.id);
+    expect(result).toMatchObject({ status: 'failed', http_status: 404, error: { code: 'http_error' } });
+  });
+
+  it('cancels during a slow fetch, aborting it; cancel again is a 409', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] });
+    const runId = created.body.id;
+    for (let i = 0; i < 100 && !site.requests.includes('/slow'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(site.requests).toContain('/slow');
+    const cancelled = await call('POST', `/api/v1/runs/${runId}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    for (let i = 0; i < 100 && !site.aborted.includes('/slow'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(site.aborted).toContain('/slow');
+    const again = await call('POST', `/api/v1/runs/${runId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(ErrorBody.parse(again.body).error.code).toBe('conflict');
+    expect((await call('GET', `/api/v1/runs/${runId}`)).body.stats.cancelled).toBe(1);
+  });
+
+  it('refuses to retry a completed run (409) and deletes a run with its results (then 404)', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`] });
+    const run = await waitForRun(call, created.body.id);
+    expect((await call('POST', `/api/v1/runs/${run.id}/retry`)).status).toBe(409);
+    const [result] = await results(run.id);
+    expect((await call('DELETE', `/api/v1/runs/${run.id}`)).status).toBe(204);
+    expect((await call('GET', `/api/v1/runs/${run.id}`)).status).toBe(404);
+    expect((await call('GET', `/api/v1/runs/${run.id}/results`)).status).toBe(404);
+    expect((await call('GET', `/api/v1/runs/${run.id}/results/${result!.id}/content`)).status).toBe(404);
+    expect((await call('DELETE', `/api/v1/runs/${run.id}`)).status).toBe(404);
+  });
+
+  it('deletes an active run, cancelling it first', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] });
+    expect((await call('DELETE', `/api/v1/runs/${created.body.id}`)).status).toBe(204);
+    expect((await call('GET', `/api/v1/runs/${created.body.id}`)).status).toBe(404);
+  });
+
+  it('returns the first run again for a repeated Idempotency-Key', async () => {
+    const body = { urls: [`${site.url}/c`] };
+    const first = await call('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-1' });
+    const second = await call('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-1' });
+    const third = await call('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-2' });
+    expect(second.status).toBe(202);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(third.body.id).not.toBe(first.body.id);
+    // Another owner's identical key is a different run.
+    const other = apiClient(server.url, await server.createKey());
+    expect((await other('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-1' })).body.id).not.toBe(
+      first.body.id,
+    );
+  });
+});
+
+describe('crawling from a start URL', () => {
+  it('follows same-site links breadth-first, honours robots.txt and fetches each page once', async () => {
+    const created = await call('POST', '/api/v1/crawl', { url: `${site.url}/`, limit: 10 });
+    const run = await waitForRun(call, created.body.id);
+    expect(run.status).toBe('completed');
+    const list = await results(run.id);
+    const urls = list.map((r) => new URL(r.url).pathname).sort();
+    expect(urls).toEqual(['/', '/a', '/b', '/c', '/redirect']);
+    const redirect = list.find((r) => r.url.endsWith('/redirect'))!;
+    expect(redirect.final_url).toBe(`${site.url}/c`);
+    expect(list.find((r) => r.url.endsWith('/b'))).toMatchObject({ depth: 1, parent_url: `${site.url}/` });
+    expect(list.find((r) => r.url.endsWith('/c') && r.depth === 2)?.parent_url).toBe(`${site.url}/b`);
+  });
+
+  it('stops at the limit and applies include/exclude globs', async () => {
+    const limited = await waitForRun(
+      call,
+      (await call('POST', '/api/v1/crawl', { url: `${site.url}/`, limit: 2 })).body.id,
+    );
+    expect(limited.stats.total).toBe(2);
+    const globbed = await call('POST', '/api/v1/crawl', {
+      url: `${site.url}/`,
+      exclude_paths: ['/b', '/redirect'],
+    });
+    const run = await waitForRun(call, globbed.body.id);
+    const urls = (await results(run.id)).map((r) => new URL(r.url).pathname).sort();
+    expect(urls).toEqual(['/', '/a']);
+  });
+});
+
+describe('page handling', () => {
+  it('keeps text and JSON, refuses binary and oversized pages with a clear per-result error', async () => {
+    const created = await call('POST', '/api/v1/crawl', {
+      urls: [`${site.url}/notes.txt`, `${site.url}/data.json`, `${site.url}/image.png`, `${site.url}/huge`],
+    });
+    const run = await waitForRun(call, created.body.id);
+    expect(run.status).toBe('incomplete');
+    const byPath = Object.fromEntries((await results(run.id)).map((r) => [new URL(r.url).pathname, r]));
+    expect(byPath['/notes.txt']).toMatchObject({ status: 'succeeded', content_type: 'text/plain' });
+    expect(byPath['/data.json']).toMatchObject({ status: 'succeeded', content_type: 'application/json' });
+    expect(byPath['/image.png']).toMatchObject({ status: 'failed', error: { code: 'unsupported_content' } });
+    expect(byPath['/huge']).toMatchObject({ status: 'failed', error: { code: 'too_large' } });
+  });
+
+  it('records robots.txt refusals of known URLs as failed results', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/private/x`] });
+    const run = await waitForRun(call, created.body.id);
+    const [result] = await results(run.id);
+    expect(result!.error?.code).toBe('robots_disallowed');
+    expect(site.count('/private/x')).toBe(0);
+    const ignoring = await call('POST', '/api/v1/crawl', {
+      urls: [`${site.url}/private/x`],
+      respect_robots: false,
+    });
+    expect((await waitForRun(call, ignoring.body.id)).status).toBe('completed');
+  });
+});
+
+describe('polling support', () => {
+  it('answers 304 to a matching If-None-Match and holds ?wait until the run changes', async () => {
+    const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`] });
+    const run = await waitForRun(call, created.body.id);
+    const first = await call('GET', `/api/v1/runs/${run.id}`);
+    expect(first.headers.etag).toMatch(/^"v\d+"$/);
+    const again = await call('GET', `/api/v1/runs/${run.id}`, undefined, {
+      'if-none-match': first.headers.etag as string,
+    });
+    expect(again.status).toBe(304);
+
+    const slow = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] });
+    const current = await call('GET', `/api/v1/runs/${slow.body.id}`);
+    const started = Date.now();
+    const held = call('GET', `/api/v1/runs/${slow.body.id}?wait=20`, undefined, {
+      'if-none-match': current.headers.etag as string,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await call('POST', `/api/v1/runs/${slow.body.id}/cancel`);
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    expect(answered.body.status).toBe('cancelled');
+    expect(answered.headers['x-webdata-wait']).toBe('20');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('reads many runs by ids, filters by status and type, and pages with a cursor', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`] })).body.id);
+    const many = await call('GET', `/api/v1/runs?ids=${ids.join(',')}`);
+    expect(many.body.data.map((r: { id: string }) => r.id).sort()).toEqual([...ids].sort());
+    const firstPage = await call('GET', '/api/v1/runs?limit=2');
+    expect(firstPage.body.data).toHaveLength(2);
+    expect(firstPage.body.next_cursor).toEqual(expect.any(String));
+    const secondPage = await call('GET', `/api/v1/runs?limit=2&cursor=${firstPage.body.next_cursor}`);
+    expect(secondPage.body.data[0].id).not.toBe(firstPage.body.data[0].id);
+    expect(Date.parse(secondPage.body.data[0].created_at)).toBeLessThanOrEqual(
+      Date.parse(firstPage.body.data[1].created_at),
+    );
+    const failed = await call('GET', '/api/v1/runs?status=failed&type=crawl');
+    expect(failed.body.data.every((r: { status: string }) => r.status === 'failed')).toBe(true);
+    expect((await call('GET', '/api/v1/runs?cursor=bogus')).status).toBe(400);
+  });
+});
