@@ -1,0 +1,410 @@
+import { ErrorBodyLenient, type RunLenient } from '@webdata/contract';
+import type { z } from 'zod';
+import { redactDeep } from './internal/redact.js';
+
+/**
+ * The root of every error this client throws or sends down a stream, so one
+ * `instanceof WebDataError` tells the client's failures from a caller's own bugs.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.runs.get('run_missing');
+ * } catch (error) {
+ *   if (error instanceof WebDataError) console.error(error.message);
+ * }
+ * ```
+ */
+export class WebDataError extends Error {
+  override name = 'WebDataError';
+}
+
+/** What the server said, as {@link errorFromResponse} reads it. */
+export interface ApiErrorInit {
+  status: number;
+  code: string;
+  message: string;
+  requestId?: string | undefined;
+  details?: unknown[] | undefined;
+  /** The parsed error body, or the raw text when it was not JSON. */
+  body?: unknown;
+  /** Delay the server asked for (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number | undefined;
+}
+
+/**
+ * The server answered with a non-2xx status. `code` is the contract's error
+ * code (`not_found`, `rate_limited`, …) or whatever string a foreign server sent;
+ * `requestId` is the server's `request_id` / `x-request-id`, worth quoting in a bug report.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.runs.cancel(id);
+ * } catch (error) {
+ *   if (error instanceof ApiError && error.code === 'conflict') console.log('already finished');
+ *   else throw error;
+ * }
+ * ```
+ */
+export class ApiError extends WebDataError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly details: unknown[] | undefined;
+  readonly body: unknown;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(
+      `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`,
+    );
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.details = init.details;
+    this.body = init.body;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/**
+ * 400 `invalid_request`: the body or parameters failed validation; `details` lists each issue.
+ *
+ * @example
+ * ```ts
+ * await client.runs.list().catch((e) => { if (e instanceof BadRequestError) console.log(e.details); });
+ * ```
+ */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+/**
+ * 401 `unauthorized`: the API key is missing or unknown. The message never contains the key.
+ *
+ * @example
+ * ```ts
+ * await client.runs.list().catch((e) => { if (e instanceof AuthenticationError) console.log('check WEBDATA_API_KEY'); });
+ * ```
+ */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+/**
+ * 403: not allowed (a signed URL that expired or was altered).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PermissionDeniedError) console.log('ask for a fresh signed URL');
+ * ```
+ */
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+}
+/**
+ * 404 `not_found`: no such run, result or screenshot for this key.
+ *
+ * @example
+ * ```ts
+ * const run = await client.runs.get(id).catch((e) => (e instanceof NotFoundError ? null : Promise.reject(e)));
+ * ```
+ */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+/**
+ * 409 `conflict`: the action is not allowed in the run's state (cancel a finished run, retry a running one).
+ *
+ * @example
+ * ```ts
+ * await client.runs.cancel(id).catch((e) => { if (!(e instanceof ConflictError)) throw e; });
+ * ```
+ */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+/**
+ * 413 `payload_too_large`: the request body is over the server's size limit.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof PayloadTooLargeError) console.log('send fewer URLs per run');
+ * ```
+ */
+export class PayloadTooLargeError extends ApiError {
+  override name = 'PayloadTooLargeError';
+}
+/**
+ * 422 `unprocessable_url`: a URL the server may not fetch (scheme, private address, policy).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof UnprocessableUrlError) console.log(error.details);
+ * ```
+ */
+export class UnprocessableUrlError extends ApiError {
+  override name = 'UnprocessableUrlError';
+}
+/**
+ * 429 `rate_limited`: over the key's rate. `retryAfterMs` says when to come back;
+ * the client already waited and retried before throwing this.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof RateLimitError) await new Promise((r) => setTimeout(r, error.retryAfterMs ?? 1000));
+ * ```
+ */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+}
+/**
+ * 5xx: the server failed (`internal`) or is shutting down or overloaded (`unavailable`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof InternalServerError) console.error('server error', error.requestId);
+ * ```
+ */
+export class InternalServerError extends ApiError {
+  override name = 'InternalServerError';
+}
+/**
+ * 503 `unavailable`: shutting down or overloaded; `retryAfterMs` may say when to come back.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ServiceUnavailableError) console.log('try again in', error.retryAfterMs, 'ms');
+ * ```
+ */
+export class ServiceUnavailableError extends InternalServerError {
+  override name = 'ServiceUnavailableError';
+}
+
+/**
+ * The request never got an HTTP answer: refused, reset or dropped connection,
+ * DNS failure. `code` is the underlying system or undici code (`ECONNREFUSED`, `UND_ERR_SOCKET`).
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ConnectionError) console.log('is the server up?', error.code);
+ * ```
+ */
+export class ConnectionError extends WebDataError {
+  override name = 'ConnectionError';
+  readonly code: string | undefined;
+  constructor(message: string, options: { code?: string | undefined; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = options.code;
+  }
+}
+
+/**
+ * A request took longer than its time-out (`timeoutMs`, plus the long-poll wait).
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseUrl, apiKey, timeoutMs: 5_000 });
+ * await client.runs.list().catch((e) => { if (e instanceof TimeoutError) console.log('slow server'); });
+ * ```
+ */
+export class TimeoutError extends WebDataError {
+  override name = 'TimeoutError';
+}
+
+/**
+ * The caller aborted the call through its `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const pending = client.runs.list({}, { signal: controller.signal });
+ * controller.abort();
+ * await pending.catch((e) => console.log(e instanceof AbortError)); // true
+ * ```
+ */
+export class AbortError extends WebDataError {
+  override name = 'AbortError';
+}
+
+/**
+ * A 2xx answer whose body is not what the contract (read leniently) says:
+ * malformed JSON, or a shape missing a field every server must send.
+ * `issues` are zod's, with their paths.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ResponseValidationError) console.log(error.issues.map((i) => i.path.join('.')));
+ * ```
+ */
+export class ResponseValidationError extends WebDataError {
+  override name = 'ResponseValidationError';
+  readonly issues: z.core.$ZodIssue[];
+  readonly status: number;
+  readonly requestId: string | undefined;
+  constructor(
+    message: string,
+    init: { status: number; issues?: z.core.$ZodIssue[]; requestId?: string | undefined; cause?: unknown },
+  ) {
+    super(message, { cause: init.cause });
+    this.issues = init.issues ?? [];
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+}
+
+/**
+ * A request body the contract refuses, caught before anything is sent.
+ *
+ * @example
+ * ```ts
+ * client.extract({ urls: ['ftp://x'] } as never).subscribe({ error: (e) => console.log(e instanceof RequestValidationError) });
+ * ```
+ */
+export class RequestValidationError extends WebDataError {
+  override name = 'RequestValidationError';
+  readonly issues: z.core.$ZodIssue[];
+  constructor(message: string, issues: z.core.$ZodIssue[]) {
+    super(message);
+    this.issues = issues;
+  }
+}
+
+/**
+ * The run ended in `failed`. `run` is its last snapshot; `run.error` says why when the server says.
+ *
+ * @example
+ * ```ts
+ * client.crawl({ urls }).subscribe({
+ *   error: (e) => { if (e instanceof RunFailedError) console.error(e.run.error?.code); },
+ * });
+ * ```
+ */
+export class RunFailedError extends WebDataError {
+  override name = 'RunFailedError';
+  readonly run: RunLenient;
+  constructor(run: RunLenient) {
+    const reason = run.error ? `: ${run.error.code}${run.error.message ? ` ${run.error.message}` : ''}` : '';
+    super(`run ${run.id} failed${reason}`);
+    this.run = run;
+  }
+}
+
+/**
+ * The run did not reach a terminal status within the caller's `deadlineMs`.
+ * Carries the run id (undefined if creation itself did not answer in time) and
+ * the last snapshot seen. The run itself goes on unless `cancelOnUnsubscribe` was asked for.
+ *
+ * @example
+ * ```ts
+ * client.deepCrawl({ url }, { deadlineMs: 60_000 }).subscribe({
+ *   error: (e) => { if (e instanceof RunTimeoutError) console.log('still running:', e.runId); },
+ * });
+ * ```
+ */
+export class RunTimeoutError extends WebDataError {
+  override name = 'RunTimeoutError';
+  readonly runId: string | undefined;
+  readonly run: RunLenient | undefined;
+  constructor(runId: string | undefined, deadlineMs: number, run?: RunLenient) {
+    super(`run ${runId ?? '(not created yet)'} did not finish within ${deadlineMs} ms`);
+    this.runId = runId;
+    this.run = run;
+  }
+}
+
+/**
+ * A result's `data` that does not parse with the caller's zod schema. Reported
+ * as an `invalid-result` event (or as the stream's error with
+ * `onInvalidResult: 'error'`), never passed on as if it were typed.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'invalid-result') console.warn(event.error.resultId, event.error.issues);
+ * ```
+ */
+export class ResultDataError extends WebDataError {
+  override name = 'ResultDataError';
+  readonly resultId: string;
+  readonly issues: z.core.$ZodIssue[];
+  constructor(resultId: string, issues: z.core.$ZodIssue[]) {
+    const first = issues[0];
+    super(
+      `result ${resultId} data does not match the schema${first ? `: ${first.path.join('.') || '(root)'} ${first.message}` : ''}`,
+    );
+    this.resultId = resultId;
+    this.issues = issues;
+  }
+}
+
+const STATUS_CLASSES: Record<number, new (init: ApiErrorInit) => ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: UnprocessableUrlError,
+  429: RateLimitError,
+  503: ServiceUnavailableError,
+};
+
+/** Readable fallbacks for a foreign server's body that is not the contract's error shape. */
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_url',
+  429: 'rate_limited',
+  500: 'internal',
+  503: 'unavailable',
+};
+
+/**
+ * The one place an HTTP error answer becomes an error object: reads the
+ * contract's error body leniently (any code string, extra fields kept), falls
+ * back to the status for foreign bodies, and picks the class by status.
+ * `redact` scrubs secrets (the API key) from anything the server echoed.
+ *
+ * @example
+ * ```ts
+ * const error = errorFromResponse({ status: 404, body: { error: { code: 'not_found', message: 'no run' } } });
+ * error instanceof NotFoundError; // true
+ * ```
+ */
+export function errorFromResponse(input: {
+  status: number;
+  body: unknown;
+  requestId?: string | undefined;
+  retryAfterMs?: number | undefined;
+  redact?: (text: string) => string;
+}): ApiError {
+  const redact = input.redact ?? ((text: string) => text);
+  const parsed = ErrorBodyLenient.safeParse(input.body);
+  let code = DEFAULT_CODES[input.status] ?? (input.status >= 500 ? 'internal' : `http_${input.status}`);
+  let message = `HTTP ${input.status}`;
+  let details: unknown[] | undefined;
+  let requestId = input.requestId;
+  if (parsed.success) {
+    code = parsed.data.error.code;
+    message = parsed.data.error.message ?? message;
+    details = parsed.data.error.details;
+    requestId = parsed.data.error.request_id ?? requestId;
+  } else if (typeof input.body === 'string' && input.body.trim() !== '') {
+    message = `${message}: ${input.body.trim().slice(0, 200)}`;
+  }
+  const Class = STATUS_CLASSES[input.status] ?? (input.status >= 500 ? InternalServerError : ApiError);
+  return new Class({
+    status: input.status,
+    code: redact(code),
+    message: redact(message),
+    requestId,
+    details: details ? (redactDeep(details, redact) as unknown[]) : undefined,
+    body: redactDeep(input.body, redact),
+    retryAfterMs: input.retryAfterMs,
+  });
+}

@@ -1,0 +1,55 @@
+export { type ClientOptions, createClient, WebDataClient } from './client.js';
+export { collectRun } from './collect-run.js';
+export {
+  AbortError,
+  ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  errorFromResponse,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  ResultDataError,
+  RunFailedError,
+  RunTimeoutError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnprocessableUrlError,
+  WebDataError,
+} from './errors.js';
+export type { ServerCapabilities } from './internal/capabilities.js';
+export type { PollOptions } from './internal/run-watcher.js';
+export { deadline } from './operators/deadline.js';
+export { distinctSnapshot, runSnapshotKey } from './operators/distinctSnapshot.js';
+export { type CursorPage, paginate } from './operators/paginate.js';
+export {
+  type AdaptivePollPolicy,
+  DEFAULT_POLL_POLICY,
+  nextPollDelay,
+  type PollAnswer,
+  type PollScheduleState,
+  pollAdaptive,
+} from './operators/pollAdaptive.js';
+export { type RetryWithBackoffConfig, retryWithBackoff } from './operators/retryWithBackoff.js';
+export { shareLatest } from './operators/shareLatest.js';
+export { takeUntilTerminal } from './operators/takeUntilTerminal.js';
+export { type ItemPage, PagedStream } from './paged-stream.js';
+export type { ExpandedResult, ResultPage, Results, ResultsOptions } from './resources/results.js';
+export type { CallOptions, RunKind, Runs, TypedExtractRequest } from './resources/runs.js';
+export type { CollectionPage, SearchHit } from './resources/search.js';
+export type { RunEvent, RunOptions, RunOutcome, RunResult } from './run-events.js';
+export {
+  type HttpRequest,
+  type HttpResponse,
+  type Logger,
+  parseBody,
+  Transport,
+  type TransportOptions,
+} from './transport.js';

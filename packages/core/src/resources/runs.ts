@@ -1,0 +1,466 @@
+import {
+  CrawlRequest,
+  type CreateRunRequest,
+  CreateRunRequest as CreateRunRequestSchema,
+  DeepCrawlRequest,
+  ExtractRequest,
+  isTerminalStatus,
+  type ListRunsQuery,
+  type ResultContentFormat,
+  type ResultContentLenient,
+  type ResultLenient,
+  RunLenient,
+  RunPageLenient,
+  type ScreenshotAccessLenient,
+} from '@webdata/contract';
+import {
+  concat,
+  defer,
+  EMPTY,
+  map,
+  mergeMap,
+  Observable,
+  of,
+  type SchedulerLike,
+  tap,
+  throwError,
+} from 'rxjs';
+import type { z } from 'zod';
+import {
+  RequestValidationError,
+  ResultDataError,
+  RunFailedError,
+  RunTimeoutError,
+  WebDataError,
+} from '../errors.js';
+import { abortWith, lastValueAbortable } from '../internal/abort.js';
+import { segment } from '../internal/encode.js';
+import { isZodSchema, toExtractionJsonSchema } from '../internal/json-schema.js';
+import type { RunWatcher } from '../internal/run-watcher.js';
+import { deadline } from '../operators/deadline.js';
+import { distinctSnapshot } from '../operators/distinctSnapshot.js';
+import { PagedStream } from '../paged-stream.js';
+import type { RunEvent, RunOptions, RunResult } from '../run-events.js';
+import type { Transport } from '../transport.js';
+import type { ExpandedResult, Results, ResultsOptions } from './results.js';
+
+type RunPage = z.infer<typeof RunPageLenient>;
+
+/** Options of a one-shot call: its `AbortSignal`. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** An extraction body whose `schema` is a zod object schema instead of JSON Schema. */
+export type TypedExtractRequest<S extends z.ZodType> = Omit<ExtractRequest, 'schema'> & { schema: S };
+
+/** Where a run is created, and with which contract schema its body is checked before sending. */
+export type RunKind = 'extract' | 'crawl' | 'deep-crawl' | 'runs';
+
+const CREATE_PATHS: Record<RunKind, { path: string; schema: z.ZodType }> = {
+  extract: { path: '/extract', schema: ExtractRequest },
+  crawl: { path: '/crawl', schema: CrawlRequest },
+  'deep-crawl': { path: '/deep-crawl', schema: DeepCrawlRequest },
+  runs: { path: '/runs', schema: CreateRunRequestSchema },
+};
+
+/** Validates a result's `data` with the caller's zod schema, if any. */
+type DataParser = (
+  result: ResultLenient,
+) => { ok: true; result: RunResult<unknown> } | { ok: false; error: ResultDataError };
+
+/**
+ * Runs: create them as observables, watch, follow, list, inspect, cancel,
+ * retry, delete, and read their results. Reached as `client.runs`.
+ *
+ * @example
+ * ```ts
+ * const run = await client.runs.get(id);
+ * client.runs.watch(id).subscribe((snapshot) => console.log(snapshot.status));
+ * for await (const result of client.runs.results(id)) console.log(result.url);
+ * ```
+ */
+export class Runs {
+  readonly #transport: Transport;
+  readonly #watcher: RunWatcher;
+  readonly #results: Results;
+  readonly #scheduler: SchedulerLike | undefined;
+
+  constructor(transport: Transport, watcher: RunWatcher, results: Results, scheduler?: SchedulerLike) {
+    this.#transport = transport;
+    this.#watcher = watcher;
+    this.#results = results;
+    this.#scheduler = scheduler;
+  }
+
+  /**
+   * Creates a run with `POST /runs` (`{ type, …that type's body }`) on
+   * subscription, then emits its lifecycle ({@link RunEvent}). Cold: every
+   * subscription creates a run.
+   *
+   * @example
+   * ```ts
+   * client.runs.create({ type: 'crawl', urls: ['https://example.org/'] }).subscribe((event) => console.log(event.type));
+   * ```
+   */
+  create<S extends z.ZodType>(
+    body: { type: 'extract' } & TypedExtractRequest<S>,
+    options?: RunOptions,
+  ): Observable<RunEvent<z.output<S>>>;
+  create(body: CreateRunRequest, options?: RunOptions): Observable<RunEvent>;
+  create(
+    body: CreateRunRequest | ({ type: 'extract' } & TypedExtractRequest<z.ZodType>),
+    options: RunOptions = {},
+  ) {
+    return this.lifecycle('runs', body, options);
+  }
+
+  /**
+   * The whole lifecycle of a run created at `kind`'s endpoint. Used by
+   * `client.extract`, `client.crawl`, `client.deepCrawl` and {@link create}.
+   */
+  lifecycle(kind: RunKind, body: object, options: RunOptions): Observable<RunEvent<unknown>> {
+    return defer(() => {
+      const { wire, parse } = prepareBody(kind, body);
+      const key = options.idempotencyKey ?? this.#transport.newIdempotencyKey();
+      const create$ = this.#transport.json$(
+        {
+          method: 'POST',
+          path: CREATE_PATHS[kind].path,
+          body: wire,
+          headers: { 'idempotency-key': key },
+          // With an idempotency key a retried creation returns the first run, never a second one.
+          retry: 'safe',
+        },
+        RunLenient,
+      );
+      return this.#events$(create$, undefined, options, parse);
+    });
+  }
+
+  /**
+   * The lifecycle of an existing run (say, after {@link retry}): its distinct
+   * snapshots until terminal, then its results, then `completed`. No `created` event.
+   *
+   * @example
+   * ```ts
+   * await client.runs.retry(id);
+   * client.runs.follow(id).subscribe((event) => console.log(event.type));
+   * ```
+   */
+  follow(runId: string, options: RunOptions = {}): Observable<RunEvent> {
+    return this.#events$(undefined, runId, options, plainParser) as Observable<RunEvent>;
+  }
+
+  /**
+   * Distinct status snapshots of a run until it is terminal (inclusive), then
+   * completes. One shared poller per run: every subscriber to the same id
+   * shares one request stream, and a late subscriber gets the latest snapshot
+   * at once. Polling stops when the last subscriber leaves. Long-polls with
+   * `?wait=` when the server supports it, otherwise polls adaptively with `If-None-Match`.
+   *
+   * @example
+   * ```ts
+   * const run$ = client.runs.watch(id);
+   * run$.subscribe((run) => tree.update(run));
+   * run$.subscribe((run) => progressBar.set(run.stats?.succeeded ?? 0)); // same requests
+   * ```
+   */
+  watch(runId: string, options: CallOptions = {}): Observable<RunLenient> {
+    return this.#watcher.watch(runId).pipe(abortWith(options.signal));
+  }
+
+  /**
+   * Distinct snapshots of many runs at once, each until terminal; completes
+   * when all are. Batched into `GET /runs?ids=` (100 ids per request) where
+   * the server supports it, otherwise one shared poller per run.
+   *
+   * @example
+   * ```ts
+   * client.runs.watchMany(ids).subscribe((run) => table.update(run.id, run.status));
+   * ```
+   */
+  watchMany(runIds: readonly string[], options: CallOptions = {}): Observable<RunLenient> {
+    return this.#watcher.watchMany(runIds).pipe(abortWith(options.signal));
+  }
+
+  /**
+   * Every result of a run, lazily, across pages: an observable and an async
+   * iterable. `expand: ['content']` also fetches each result's content (client-side).
+   *
+   * @example
+   * ```ts
+   * for await (const result of client.runs.results(id, { status: 'succeeded' })) console.log(result.title);
+   * ```
+   */
+  results(runId: string, options: ResultsOptions = {}): PagedStream<ExpandedResult> {
+    return this.#results.list(runId, options);
+  }
+
+  /**
+   * One result's content.
+   *
+   * @example
+   * ```ts
+   * const { content } = await client.runs.content(runId, resultId, { format: 'markdown' });
+   * ```
+   */
+  content(
+    runId: string,
+    resultId: string,
+    options: { format?: ResultContentFormat | undefined } & CallOptions = {},
+  ): Promise<ResultContentLenient> {
+    return this.#results.content(runId, resultId, options);
+  }
+
+  /** Observable twin of {@link content}. */
+  content$(runId: string, resultId: string, options: { format?: ResultContentFormat | undefined } = {}) {
+    return this.#results.content$(runId, resultId, options);
+  }
+
+  /**
+   * A signed URL to a result's screenshot, fetchable without the API key until `expires_at`.
+   *
+   * @example
+   * ```ts
+   * const { url } = await client.runs.screenshot(runId, resultId);
+   * ```
+   */
+  screenshot(runId: string, resultId: string, options: CallOptions = {}): Promise<ScreenshotAccessLenient> {
+    return this.#results.screenshot(runId, resultId, options);
+  }
+
+  /** Observable twin of {@link screenshot}. */
+  screenshot$(runId: string, resultId: string): Observable<ScreenshotAccessLenient> {
+    return this.#results.screenshot$(runId, resultId);
+  }
+
+  /**
+   * One page of runs, newest first, filtered by `status`, `type` or `ids`.
+   *
+   * @example
+   * ```ts
+   * const { data, next_cursor } = await client.runs.list({ status: 'running', limit: 20 });
+   * ```
+   */
+  list(query: Partial<ListRunsQuery> = {}, options: CallOptions = {}): Promise<RunPage> {
+    return lastValueAbortable(this.list$(query), options.signal);
+  }
+
+  /** Observable twin of {@link list}. */
+  list$(query: Partial<ListRunsQuery> = {}): Observable<RunPage> {
+    const { ids, ...rest } = query;
+    return this.#transport.json$(
+      { method: 'GET', path: '/runs', query: { ...rest, ids: ids?.join(',') } },
+      RunPageLenient,
+    );
+  }
+
+  /**
+   * Every run matching `query`, across pages, lazily.
+   *
+   * @example
+   * ```ts
+   * for await (const run of client.runs.listAll({ type: 'crawl' })) console.log(run.id, run.status);
+   * ```
+   */
+  listAll(query: Partial<ListRunsQuery> = {}, options: CallOptions = {}): PagedStream<RunLenient> {
+    return new PagedStream((cursor) => this.list$({ ...query, cursor }), options.signal);
+  }
+
+  /**
+   * A run's current state and statistics.
+   *
+   * @example
+   * ```ts
+   * const run = await client.runs.get('run_abc');
+   * console.log(run.status, run.stats);
+   * ```
+   */
+  get(runId: string, options: CallOptions = {}): Promise<RunLenient> {
+    return lastValueAbortable(this.get$(runId), options.signal);
+  }
+
+  /** Observable twin of {@link get}. */
+  get$(runId: string): Observable<RunLenient> {
+    return this.#transport.json$({ method: 'GET', path: `/runs/${segment(runId)}` }, RunLenient);
+  }
+
+  /**
+   * Cancels a queued or running run (409 `ConflictError` otherwise); what finished stays readable.
+   *
+   * @example
+   * ```ts
+   * const run = await client.runs.cancel(id);
+   * console.log(run.status); // 'cancelled'
+   * ```
+   */
+  cancel(runId: string, options: CallOptions = {}): Promise<RunLenient> {
+    return lastValueAbortable(this.cancel$(runId), options.signal);
+  }
+
+  /** Observable twin of {@link cancel}. */
+  cancel$(runId: string): Observable<RunLenient> {
+    return this.#transport.json$({ method: 'POST', path: `/runs/${segment(runId)}/cancel` }, RunLenient);
+  }
+
+  /**
+   * Queues an `incomplete`, `failed` or `cancelled` run again; only the items
+   * that did not succeed run again. Follow it with {@link follow}.
+   *
+   * @example
+   * ```ts
+   * await client.runs.retry(id);
+   * const outcome = await collectRun(client.runs.follow(id));
+   * ```
+   */
+  retry(runId: string, options: CallOptions = {}): Promise<RunLenient> {
+    return lastValueAbortable(this.retry$(runId), options.signal);
+  }
+
+  /** Observable twin of {@link retry}. */
+  retry$(runId: string): Observable<RunLenient> {
+    return this.#transport.json$({ method: 'POST', path: `/runs/${segment(runId)}/retry` }, RunLenient);
+  }
+
+  /**
+   * Deletes a run with its results, content and screenshots (an active run is cancelled first).
+   *
+   * @example
+   * ```ts
+   * await client.runs.delete(id);
+   * ```
+   */
+  async delete(runId: string, options: CallOptions = {}): Promise<void> {
+    await lastValueAbortable(this.delete$(runId), options.signal);
+  }
+
+  /** Observable twin of {@link delete}; emits once when done. */
+  delete$(runId: string): Observable<void> {
+    return this.#transport
+      .send$({ method: 'DELETE', path: `/runs/${segment(runId)}` })
+      .pipe(map(() => undefined));
+  }
+
+  #events$(
+    create$: Observable<RunLenient> | undefined,
+    existingId: string | undefined,
+    options: RunOptions,
+    parse: DataParser,
+  ): Observable<RunEvent<unknown>> {
+    return defer(() => {
+      const state: { id: string | undefined; last: RunLenient | undefined; terminal: boolean } = {
+        id: existingId,
+        last: undefined,
+        terminal: false,
+      };
+      const observe = (run: RunLenient) => {
+        state.id = run.id;
+        state.last = run;
+        state.terminal = isTerminalStatus(run.status);
+      };
+      const statuses$ = (id: string, seed?: RunLenient): Observable<RunEvent<unknown>> =>
+        this.#watcher.watch(id).pipe(
+          distinctSnapshot(seed),
+          tap(observe),
+          map((run) => ({ type: 'status' as const, run })),
+        );
+      const untilTerminal$: Observable<RunEvent<unknown>> = create$
+        ? create$.pipe(
+            mergeMap((created) => {
+              observe(created);
+              const createdEvent = of({ type: 'created' as const, run: created });
+              return state.terminal ? createdEvent : concat(createdEvent, statuses$(created.id, created));
+            }),
+          )
+        : statuses$(existingId as string);
+      const bounded$ =
+        options.deadlineMs === undefined
+          ? untilTerminal$
+          : untilTerminal$.pipe(
+              deadline(
+                options.deadlineMs,
+                () => new RunTimeoutError(state.id, options.deadlineMs as number, state.last),
+                this.#scheduler,
+              ),
+            );
+      const events$ = concat(
+        bounded$,
+        defer(() => (state.last ? this.#finish$(state.last, options, parse) : EMPTY)),
+      );
+      return new Observable<RunEvent<unknown>>((subscriber) => {
+        const inner = events$.pipe(abortWith(options.signal)).subscribe(subscriber);
+        return () => {
+          inner.unsubscribe();
+          if (options.cancelOnUnsubscribe && state.id !== undefined && !state.terminal) {
+            const id = state.id;
+            this.cancel(id).catch((error: unknown) =>
+              this.#transport.logger.warn?.('webdata: cancel on unsubscribe failed', {
+                runId: id,
+                error: error instanceof Error ? error.message : String(error),
+              }),
+            );
+          }
+        };
+      });
+    });
+  }
+
+  #finish$(run: RunLenient, options: RunOptions, parse: DataParser): Observable<RunEvent<unknown>> {
+    if (run.status === 'failed') return throwError(() => new RunFailedError(run));
+    if (!isTerminalStatus(run.status)) {
+      return throwError(
+        () => new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`),
+      );
+    }
+    const counts = { results: 0, invalidResults: 0 };
+    const completed = defer(() => of({ type: 'completed' as const, run, ...counts }));
+    if (run.status === 'cancelled' && !options.includeCancelledResults) return completed;
+    const results$ = this.#results
+      .list(run.id, { status: options.resultStatus, pageSize: options.pageSize })
+      .pipe(
+        mergeMap((result): Observable<RunEvent<unknown>> => {
+          const parsed = parse(result);
+          if (parsed.ok) {
+            counts.results++;
+            return of({ type: 'result', result: parsed.result });
+          }
+          if (options.onInvalidResult === 'error') return throwError(() => parsed.error);
+          counts.invalidResults++;
+          return of({ type: 'invalid-result', result, error: parsed.error });
+        }),
+      );
+    return concat(results$, completed);
+  }
+}
+
+const plainParser: DataParser = (result) => ({ ok: true, result: result as RunResult<unknown> });
+
+/**
+ * Checks a creation body against the contract (strict in what we send) and
+ * turns a zod `schema` into the JSON Schema sent on the wire, returning the
+ * parser that checks each result's data with it.
+ */
+function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknown>; parse: DataParser } {
+  const source = body as Record<string, unknown>;
+  const zodSchema = isZodSchema(source.schema) ? source.schema : undefined;
+  const wire = zodSchema ? { ...source, schema: toExtractionJsonSchema(zodSchema) } : { ...source };
+  const checked = CREATE_PATHS[kind].schema.safeParse(wire);
+  if (!checked.success) {
+    const first = checked.error.issues[0];
+    throw new RequestValidationError(
+      `invalid ${kind} request${first ? `: ${first.path.join('.') || '(root)'} ${first.message}` : ''}`,
+      checked.error.issues,
+    );
+  }
+  if (!zodSchema) return { wire, parse: plainParser };
+  const parse: DataParser = (result) => {
+    if (result.data === null || result.data === undefined) {
+      return { ok: true, result: { ...result, data: null } as RunResult<unknown> };
+    }
+    const parsed = zodSchema.safeParse(result.data);
+    if (parsed.success) return { ok: true, result: { ...result, data: parsed.data } as RunResult<unknown> };
+    return { ok: false, error: new ResultDataError(result.id, parsed.error.issues) };
+  };
+  return { wire, parse };
+}
