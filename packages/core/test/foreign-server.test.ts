@@ -1,0 +1,453 @@
+import { inspect } from 'node:util';
+import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  type ClientOptions,
+  ConflictError,
+  ConnectionError,
+  collectRun,
+  createClient,
+  InternalServerError,
+  RateLimitError,
+  ResponseValidationError,
+  type RunEvent,
+  RunFailedError,
+  RunTimeoutError,
+  ServiceUnavailableError,
+  TimeoutError,
+  WebDataError,
+} from '../src/index.js';
+import {
+  type Answer,
+  type ForeignServer,
+  foreignRun,
+  type SeenRequest,
+  startForeignServer,
+} from './foreign-server.js';
+
+const API_KEY = 'sk_foreign_secret_0123456789';
+let server: ForeignServer | undefined;
+const clients: { close(): Promise<void> }[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server?.close();
+  server = undefined;
+});
+
+async function setup(
+  handler: (request: SeenRequest) => Answer | Promise<Answer>,
+  options: Partial<ClientOptions> = {},
+) {
+  server = await startForeignServer(handler);
+  const client = createClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 2_000 },
+    poll: { initialMs: 10, maxMs: 40, longPollSeconds: 1 },
+    ...options,
+  });
+  clients.push(client);
+  return { server, client };
+}
+
+const notFound: Answer = { status: 404, body: { error: { code: 'not_found', message: 'no such route' } } };
+
+describe('against a foreign-shaped server', () => {
+  it('reads extra fields and an unknown status, dedupes unchanged snapshots, learns that ?wait is not honoured', async () => {
+    const statuses = ['queued', 'warming-up', 'warming-up', 'running', 'running', 'running', 'completed'];
+    let polls = 0;
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST' && req.path === '/api/v1/extract') {
+        return { status: 201, body: foreignRun('run_f1', 'queued') };
+      }
+      if (req.path === '/api/v1/runs/run_f1') {
+        const status = statuses[Math.min(polls++, statuses.length - 1)]!;
+        return {
+          status: 200,
+          body: foreignRun('run_f1', status, { progress_pct: status === 'completed' ? 100 : 10 }),
+        };
+      }
+      if (req.path === '/api/v1/runs/run_f1/results') {
+        if (!req.query.get('cursor')) {
+          return {
+            status: 200,
+            body: {
+              data: [{ id: 'r1', url: 'https://example.org/a', data: { title: 'A' }, vendor: 1 }],
+              next_cursor: 'p2',
+              total: 2,
+            },
+          };
+        }
+        return { status: 200, body: { data: [{ id: 'r2', data: { title: 'B' } }] } }; // no next_cursor at all
+      }
+      return notFound;
+    });
+    const events = await lastValueFrom(
+      client.extract({ urls: ['https://example.org/'], query: 'the title' }).pipe(toArray()),
+    );
+    expect(
+      events.map((e) => (e.type === 'status' || e.type === 'created' ? `${e.type}:${e.run.status}` : e.type)),
+    ).toEqual([
+      'created:queued',
+      'status:warming-up',
+      'status:running',
+      'status:completed',
+      'result',
+      'result',
+      'completed',
+    ]);
+    const firstResult = events.find((e) => e.type === 'result') as Extract<RunEvent, { type: 'result' }>;
+    expect(firstResult.result.vendor).toBe(1); // unknown fields kept
+    expect((events[0] as Extract<RunEvent, { type: 'created' }>).run.vendor_region).toBe('eu-1');
+    const gets = server.seen('/api/v1/runs/run_f1', 'GET').filter((r) => !r.path.includes('/results'));
+    expect(gets[0]!.query.get('wait')).toBe('1');
+    expect(gets.slice(1).every((r) => !r.query.has('wait'))).toBe(true);
+    expect(client.capabilities.longPoll).toBe(false);
+  });
+
+  it('honours Retry-After on a 429, then succeeds; gives up with RateLimitError when it persists', async () => {
+    let calls = 0;
+    const { server, client } = await setup((req) => {
+      if (req.path === '/api/v1/runs/run_a') {
+        calls++;
+        if (calls === 1)
+          return {
+            status: 429,
+            headers: { 'retry-after': '1' },
+            body: { error: { code: 'rate_limited', message: 'slow down' } },
+          };
+        return { status: 200, body: foreignRun('run_a', 'running') };
+      }
+      return { status: 429, headers: { 'retry-after': '0' }, raw: 'Too Many Requests' };
+    });
+    const started = Date.now();
+    const run = await client.runs.get('run_a');
+    expect(run.status).toBe('running');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(calls).toBe(2);
+
+    const error = await client.runs.get('run_b').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterMs: 0 });
+    expect(server.seen('/api/v1/runs/run_b')).toHaveLength(3); // 1 + 2 retries
+  });
+
+  it('retries a 503 and maps a persistent one to ServiceUnavailableError with the request id', async () => {
+    let calls = 0;
+    const { server, client } = await setup((req) => {
+      if (req.path === '/api/v1/runs/run_ok') {
+        return ++calls < 3
+          ? { status: 503, body: { error: { code: 'unavailable', message: 'restarting' } } }
+          : { status: 200, body: foreignRun('run_ok', 'completed') };
+      }
+      return {
+        status: 503,
+        headers: { 'x-request-id': 'req_from_header' },
+        body: { error: { code: 'unavailable', message: 'overloaded', request_id: 'req_42', hint: 'later' } },
+      };
+    });
+    expect((await client.runs.get('run_ok')).status).toBe('completed');
+    const error = await client.runs.get('run_down').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(WebDataError);
+    expect(error).toMatchObject({ status: 503, code: 'unavailable', requestId: 'req_42' });
+    expect((error as Error).message).toContain('req_42');
+    expect(server.seen('/api/v1/runs/run_down')).toHaveLength(3);
+  });
+
+  it('retries a GET on a dropped connection, but not a cancel', async () => {
+    let gets = 0;
+    const { server, client } = await setup((req) => {
+      if (req.method === 'GET')
+        return ++gets === 1 ? { drop: true } : { status: 200, body: foreignRun('run_d', 'running') };
+      return { drop: true };
+    });
+    expect((await client.runs.get('run_d')).status).toBe('running');
+    expect(gets).toBe(2);
+    const error = await client.runs.cancel('run_d').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(server.seen('/api/v1/runs/run_d/cancel')).toHaveLength(1);
+  });
+
+  it('reports a malformed body and a body missing required fields as ResponseValidationError', async () => {
+    const { client } = await setup((req) => {
+      if (req.path === '/api/v1/runs/bad_json')
+        return {
+          status: 200,
+          raw: '{"id": "run_x", "status": ',
+          headers: { 'content-type': 'application/json' },
+        };
+      return { status: 200, body: { status: 'running', type: 'crawl' } };
+    });
+    const malformed = await client.runs.get('bad_json').catch((e: unknown) => e);
+    expect(malformed).toBeInstanceOf(ResponseValidationError);
+    expect((malformed as Error).message).toMatch(/not JSON/);
+    const missing = (await client.runs.get('no_id').catch((e: unknown) => e)) as ResponseValidationError;
+    expect(missing).toBeInstanceOf(ResponseValidationError);
+    expect(missing.issues.map((i) => i.path.join('.'))).toContain('id');
+  });
+
+  it('sends an Idempotency-Key on creation and reuses it when the creation is retried', async () => {
+    let posts = 0;
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST') {
+        return ++posts === 1 ? { drop: true } : { status: 202, body: foreignRun('run_i', 'completed') };
+      }
+      if (req.path.endsWith('/results')) return { status: 200, body: { data: [], next_cursor: null } };
+      return { status: 200, body: foreignRun('run_i', 'completed') };
+    });
+    const outcome = await collectRun(client.crawl({ urls: ['https://example.org/'] }));
+    expect(outcome.run.status).toBe('completed');
+    const creations = server.seen('/api/v1/crawl', 'POST');
+    expect(creations).toHaveLength(2);
+    const key = creations[0]!.headers['idempotency-key'];
+    expect(key).toMatch(/^wdc_/);
+    expect(creations[1]!.headers['idempotency-key']).toBe(key);
+    expect(creations[0]!.headers['x-api-key']).toBe(API_KEY);
+  });
+
+  it('never shows the API key: not in errors (even when the server echoes it), logs, toString, inspect or JSON', async () => {
+    const lines: string[] = [];
+    const { client } = await setup(
+      (req) => ({
+        status: req.path.includes('flaky') ? 500 : 401,
+        body: {
+          error: {
+            code: 'unauthorized',
+            message: `unknown key ${String(req.headers['x-api-key'])}`,
+            details: [{ key: req.headers['x-api-key'] }],
+          },
+        },
+      }),
+      {
+        logger: {
+          debug: (m, f) => lines.push(`${m} ${JSON.stringify(f)}`),
+          warn: (m, f) => lines.push(`${m} ${JSON.stringify(f)}`),
+        },
+      },
+    );
+    const error = (await client.runs.get('run_k').catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toContain('[redacted]');
+    await client.runs.get('flaky').catch(() => undefined);
+    expect(lines.length).toBeGreaterThan(0);
+    const everything = [
+      error.message,
+      error.stack ?? '',
+      inspect(error, { depth: 10 }),
+      JSON.stringify(error.body),
+      JSON.stringify(error.details),
+      String(client),
+      inspect(client, { depth: 10, showHidden: true }),
+      JSON.stringify(client),
+      ...lines,
+    ].join('\n');
+    expect(everything).not.toContain(API_KEY);
+  });
+
+  it('aborts a hanging call through its AbortSignal, and times out without one', async () => {
+    const { client } = await setup(() => ({ hang: true }), { timeoutMs: 300, retry: { maxRetries: 0 } });
+    const controller = new AbortController();
+    const pending = client.runs.get('run_h', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    const started = Date.now();
+    await expect(client.runs.list()).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('errors a failed run with RunFailedError carrying the run', async () => {
+    let polls = 0;
+    const { client } = await setup((req) => {
+      if (req.method === 'POST') return { status: 202, body: foreignRun('run_x', 'queued') };
+      return {
+        status: 200,
+        body: foreignRun('run_x', ++polls < 2 ? 'running' : 'failed', {
+          error: { code: 'all_pages_failed', message: 'nothing fetched' },
+        }),
+      };
+    });
+    const error = (await collectRun(client.extract({ urls: ['https://example.org/'], query: 'q' })).catch(
+      (e: unknown) => e,
+    )) as RunFailedError;
+    expect(error).toBeInstanceOf(RunFailedError);
+    expect(error.run).toMatchObject({ id: 'run_x', status: 'failed' });
+    expect(error.message).toContain('all_pages_failed');
+  });
+
+  it('errors with RunTimeoutError at the deadline; unsubscribing stops polling without cancelling', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST' && req.path.endsWith('/cancel'))
+        return { status: 200, body: foreignRun('run_t', 'cancelled') };
+      if (req.method === 'POST') return { status: 202, body: foreignRun('run_t', 'queued') };
+      return { status: 200, body: foreignRun('run_t', 'running') };
+    });
+    const error = (await collectRun(
+      client.crawl({ urls: ['https://example.org/'] }, { deadlineMs: 200 }),
+    ).catch((e: unknown) => e)) as RunTimeoutError;
+    expect(error).toBeInstanceOf(RunTimeoutError);
+    expect(error.runId).toBe('run_t');
+    expect(error.run?.status).toBe('running');
+    const pollsAtDeadline = server.seen('/api/v1/runs/run_t', 'GET').length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(server.seen('/api/v1/runs/run_t', 'GET').length).toBe(pollsAtDeadline);
+    expect(server.seen('/api/v1/runs/run_t/cancel')).toHaveLength(0);
+    expect(client.activeWatches).toBe(0);
+
+    const subscription = client
+      .crawl({ urls: ['https://example.org/'] }, { cancelOnUnsubscribe: true })
+      .subscribe();
+    await new Promise((r) => setTimeout(r, 100));
+    subscription.unsubscribe();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.seen('/api/v1/runs/run_t/cancel', 'POST')).toHaveLength(1);
+  });
+
+  it('parses typed extraction data with the zod schema and reports data that does not parse', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST') return { status: 202, body: foreignRun('run_z', 'completed') };
+      if (req.path.endsWith('/results')) {
+        return {
+          status: 200,
+          body: {
+            data: [
+              { id: 'r_ok', status: 'succeeded', data: { name: 'Lamp', price: 19.5 } },
+              { id: 'r_bad', status: 'succeeded', data: { name: 'Chair', price: 'cheap' } },
+              { id: 'r_failed', status: 'failed', data: null },
+            ],
+            next_cursor: null,
+          },
+        };
+      }
+      return { status: 200, body: foreignRun('run_z', 'completed') };
+    });
+    const Product = z.object({ name: z.string(), price: z.number() });
+    const outcome = await collectRun(client.extract({ urls: ['https://shop.example/'], schema: Product }));
+    const sent = server.seen('/api/v1/extract')[0]!.body as { schema: Record<string, unknown> };
+    expect(sent.schema).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string' }, price: { type: 'number' } },
+      required: ['name', 'price'],
+    });
+    expect(sent.schema.$schema).toBeUndefined();
+    const price: number | undefined = outcome.results[0]?.data?.price;
+    expect(price).toBe(19.5);
+    expect(outcome.results.map((r) => r.id)).toEqual(['r_ok', 'r_failed']);
+    expect(outcome.invalidResults).toHaveLength(1);
+    expect(outcome.invalidResults[0]!.error.resultId).toBe('r_bad');
+    expect(outcome.invalidResults[0]!.error.issues[0]!.path).toEqual(['price']);
+  });
+
+  it('uses If-None-Match and treats 304 as unchanged', async () => {
+    let polls = 0;
+    const { server, client } = await setup((req) => {
+      polls++;
+      const status = polls < 4 ? 'running' : 'completed';
+      if (polls > 1 && polls < 4 && req.headers['if-none-match'] === '"v1"')
+        return { status: 304, headers: { etag: '"v1"' } };
+      return {
+        status: 200,
+        headers: { etag: polls < 4 ? '"v1"' : '"v2"' },
+        body: foreignRun('run_e', status),
+      };
+    });
+    const snapshots = await lastValueFrom(client.runs.watch('run_e').pipe(toArray()));
+    expect(snapshots.map((r) => r.status)).toEqual(['running', 'completed']);
+    expect(server.requests[1]!.headers['if-none-match']).toBe('"v1"');
+  });
+
+  it('shares one poller among subscribers to the same run', async () => {
+    let polls = 0;
+    const { server, client } = await setup(() => ({
+      status: 200,
+      body: foreignRun('run_s', ++polls < 5 ? 'running' : 'completed', { stats: { succeeded: polls } }),
+    }));
+    const view = lastValueFrom(client.runs.watch('run_s').pipe(toArray()));
+    const bar = lastValueFrom(client.runs.watch('run_s').pipe(toArray()));
+    const [a, b] = await Promise.all([view, bar]);
+    expect(a).toEqual(b);
+    expect(a.at(-1)!.status).toBe('completed');
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('batches many runs into GET /runs?ids= and falls back to per-run polls when it is not supported', async () => {
+    let round = 0;
+    const { server, client } = await setup((req) => {
+      if (req.path === '/api/v1/runs') {
+        const ids = (req.query.get('ids') ?? '').split(',');
+        round++;
+        return {
+          status: 200,
+          body: {
+            data: ids.map((id) => foreignRun(id, round < 3 ? 'running' : 'completed')),
+            next_cursor: null,
+          },
+        };
+      }
+      return notFound;
+    });
+    const ids = Array.from({ length: 150 }, (_, i) => `run_${i}`);
+    const snapshots = await lastValueFrom(client.runs.watchMany(ids).pipe(toArray()));
+    expect(snapshots.filter((r) => r.status === 'completed')).toHaveLength(150);
+    expect(snapshots).toHaveLength(300); // running + completed, once each
+    expect(server.requests.every((r) => r.path === '/api/v1/runs')).toBe(true);
+    expect(server.requests.map((r) => r.query.get('ids')!.split(',').length).slice(0, 2)).toEqual([100, 50]);
+    expect(client.capabilities.batch).toBe(true);
+    await server.close();
+
+    const polls = new Map<string, number>();
+    const { server: plain, client: other } = await setup((req) => {
+      if (req.path === '/api/v1/runs')
+        return {
+          status: 400,
+          body: { error: { code: 'invalid_request', message: 'unknown parameter ids' } },
+        };
+      const id = req.path.split('/').at(-1)!;
+      polls.set(id, (polls.get(id) ?? 0) + 1);
+      return { status: 200, body: foreignRun(id, (polls.get(id) ?? 0) < 2 ? 'running' : 'completed') };
+    });
+    const fallback = await lastValueFrom(other.runs.watchMany(['run_a', 'run_b']).pipe(toArray()));
+    expect(
+      fallback
+        .filter((r) => r.status === 'completed')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['run_a', 'run_b']);
+    expect(other.capabilities.batch).toBe(false);
+    await firstValueFrom(other.runs.watchMany(['run_c', 'run_d']).pipe(take(1)));
+    expect(plain.seen('/api/v1/runs', 'GET').filter((r) => r.path === '/api/v1/runs')).toHaveLength(1);
+  });
+
+  it('maps a 409 to ConflictError and reads results lazily across pages', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.path.endsWith('/cancel'))
+        return { status: 409, body: { error: { code: 'conflict', message: 'run is completed' } } };
+      const cursor = Number(req.query.get('cursor') ?? '0');
+      return {
+        status: 200,
+        body: {
+          data: [{ id: `r${cursor}` }, { id: `r${cursor + 1}` }],
+          next_cursor: cursor < 8 ? String(cursor + 2) : null,
+        },
+      };
+    });
+    await expect(client.runs.cancel('run_c')).rejects.toBeInstanceOf(ConflictError);
+    const firstThree: string[] = [];
+    for await (const result of client.runs.results('run_c', { pageSize: 2 })) {
+      firstThree.push(result.id);
+      if (firstThree.length === 3) break;
+    }
+    expect(firstThree).toEqual(['r0', 'r1', 'r2']);
+    expect(server.seen('/api/v1/runs/run_c/results')).toHaveLength(2);
+    const all = await lastValueFrom(client.runs.results('run_c', { pageSize: 2 }).pipe(toArray()));
+    expect(all).toHaveLength(10);
+    expect(server.seen('/api/v1/runs/run_c/results')[2]!.query.get('limit')).toBe('2');
+  });
+});
