@@ -49,7 +49,7 @@ describe('pollAdaptive', () => {
     });
   });
 
-  it('honours the server hint over its own schedule', () => {
+  it('never polls sooner than the server hint', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const request = cold<PollAnswer<string>>('-(a|)', { a: { value: 'x', hintMs: 50 } });
       const poll$ = pollAdaptive(() => request, { ...policy, key: (v) => v });
@@ -106,6 +106,15 @@ describe('pollAdaptive', () => {
 });
 
 describe('nextPollDelay', () => {
+  it('takes the longer of its own interval and the hint, and ignores the hint after a long poll', () => {
+    const state = { intervalMs: 40, lastKey: 'x' };
+    expect(nextPollDelay(state, policy, { changed: false, hintMs: 5, elapsedMs: 1 }).delayMs).toBe(40);
+    expect(nextPollDelay(state, policy, { changed: true, hintMs: 25, elapsedMs: 1 }).delayMs).toBe(25);
+    expect(
+      nextPollDelay(state, policy, { changed: true, hintMs: 1000, longPolled: true, elapsedMs: 1 }).delayMs,
+    ).toBe(0);
+  });
+
   it('caps the backoff at maxMs', () => {
     let state = { intervalMs: 10, lastKey: undefined };
     const delays: number[] = [];

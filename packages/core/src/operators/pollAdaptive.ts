@@ -57,9 +57,10 @@ export interface PollScheduleState {
 
 /**
  * The delay before the next request, given the answer just read: back to
- * `initialMs` on a change, ×`factor` up to `maxMs` while nothing changes, 0
- * after a genuine long poll (the server already waited for us), and the
- * server's hint instead of all of that when it gave one.
+ * `initialMs` on a change, ×`factor` up to `maxMs` while nothing changes, and
+ * never sooner than the server's hint (`x-poll-after-ms`, `Retry-After`).
+ * After a genuine long poll it is 0: the server already waited for a change,
+ * so the hint (meant for plain pollers) does not apply.
  */
 export function nextPollDelay(
   state: PollScheduleState,
@@ -74,12 +75,16 @@ export function nextPollDelay(
   const intervalMs = answer.changed
     ? policy.initialMs
     : Math.min(policy.maxMs, Math.max(policy.initialMs, state.intervalMs * policy.factor));
-  let delayMs = intervalMs;
-  if (answer.longPolled && (answer.changed || answer.elapsedMs >= (policy.minLongPollMs ?? 0))) delayMs = 0;
-  if (answer.hintMs !== undefined && Number.isFinite(answer.hintMs) && answer.hintMs >= 0) {
-    delayMs = Math.min(answer.hintMs, 5 * 60_000);
+  // The server held the request until something changed (or its wait ran out): ask again at once.
+  if (answer.longPolled && (answer.changed || answer.elapsedMs >= (policy.minLongPollMs ?? 0))) {
+    return { delayMs: 0, state: { ...state, intervalMs } };
   }
-  return { delayMs, state: { ...state, intervalMs } };
+  // "Poll again after N ms" is a floor: never sooner than the server asked, later if backing off anyway.
+  const hintMs =
+    answer.hintMs !== undefined && Number.isFinite(answer.hintMs) && answer.hintMs > 0
+      ? Math.min(answer.hintMs, 5 * 60_000)
+      : 0;
+  return { delayMs: Math.max(intervalMs, hintMs), state: { ...state, intervalMs } };
 }
 
 /**
