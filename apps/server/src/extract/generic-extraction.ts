@@ -1,0 +1,116 @@
+import { findCandidates } from './candidates.js';
+import { coerceScalar } from './coerce.js';
+import { nameTarget, tokenize } from './names.js';
+import { type FactNode, type FactScalar, isNode, type PageFacts } from './page-facts.js';
+import { fillObject } from './schema-filler.js';
+
+/** The fields every schema-less answer tries to fill. */
+const BASE_SCHEMA = {
+  type: 'object',
+  properties: {
+    title: { type: 'string' },
+    description: { type: 'string' },
+    author: { type: 'string' },
+    datePublished: { type: 'string', format: 'date-time' },
+    image: { type: 'string', format: 'uri' },
+    siteName: { type: 'string' },
+  },
+} as const;
+
+/** Keys the structure reader adds itself; the rest of its string entries are the page's own "Label: value" facts. */
+const READER_KEYS = new Set([
+  'headline',
+  'description',
+  'image',
+  'email',
+  'telephone',
+  'price',
+  'author',
+  'date',
+]);
+const MAX_FACTS = 40;
+const MAX_MATCHES = 5;
+
+/**
+ * The answer to a query without a schema: `url`, `title`, `description`,
+ * `author`, `datePublished`, `image`, `siteName` (each only when found),
+ * `type` (schema.org type of the main item), `fields` (for each content word
+ * of the query that names something on the page — "price", "salary" — its
+ * value), `data` (the main structured item as plain JSON), `facts` (the
+ * page's "Label: value" pairs, lists as arrays) and `matches` (up to five
+ * sentences of the page with the most query words).
+ */
+export function extractGeneric(
+  facts: PageFacts,
+  contexts: FactNode[],
+  query: string | undefined,
+): Record<string, unknown> {
+  const base = fillObject(BASE_SCHEMA, contexts, { facts });
+  const out: Record<string, unknown> = { url: facts.url, ...(base.ok ? base.value : {}) };
+  const main =
+    contexts[0] && contexts[0].source !== 'meta' && contexts[0].source !== 'structure'
+      ? contexts[0]
+      : undefined;
+  if (main?.types[0]) out.type = main.types[0];
+
+  const words = [...new Set(query ? tokenize(query) : [])].filter((w) => w.length > 2);
+  const fields: Record<string, string> = {};
+  for (const word of words) {
+    if (word in out) continue;
+    const target = nameTarget(word);
+    for (const c of findCandidates(contexts, target)) {
+      if (c.score < 0.85) break;
+      const value = coerceScalar(c.value, { type: 'string' }, { pageUrl: facts.url, target });
+      if (typeof value === 'string' && value) {
+        fields[word] = value;
+        break;
+      }
+    }
+  }
+  if (Object.keys(fields).length > 0) out.fields = fields;
+  if (main) out.data = nodeToJson(main, 0);
+
+  const pairs: Record<string, string | string[]> = {};
+  for (const entry of facts.structure.entries) {
+    if (READER_KEYS.has(entry.key) || isNode(entry.value)) continue;
+    const value = String(entry.value);
+    const existing = pairs[entry.key];
+    if (existing === undefined) {
+      if (Object.keys(pairs).length >= MAX_FACTS) continue;
+      pairs[entry.key] = value;
+    } else if (Array.isArray(existing)) existing.push(value);
+    else pairs[entry.key] = [existing, value];
+  }
+  if (Object.keys(pairs).length > 0) out.facts = pairs;
+
+  if (words.length > 0) {
+    const sentences = facts.text.split(/(?<=[.!?])\s+/).filter((s) => s.length >= 20 && s.length <= 400);
+    const scored = sentences
+      .map((s, index) => {
+        const tokens = new Set(tokenize(s));
+        return { s, index, hits: words.filter((w) => tokens.has(w)).length };
+      })
+      .filter((x) => x.hits > 0)
+      .sort((a, b) => b.hits - a.hits || a.index - b.index)
+      .slice(0, MAX_MATCHES);
+    if (scored.length > 0) out.matches = scored.map((x) => x.s);
+  }
+  return out;
+}
+
+/** A fact node as plain JSON: repeated keys become arrays, `@type` kept. */
+export function nodeToJson(node: FactNode, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (node.types.length > 0) out['@type'] = node.types.length === 1 ? node.types[0] : node.types;
+  const convert = (v: FactScalar | FactNode): unknown =>
+    isNode(v) ? (depth < 4 ? nodeToJson(v, depth + 1) : undefined) : v;
+  for (const entry of node.entries) {
+    const value = convert(entry.value);
+    if (value === undefined) continue;
+    const existing = out[entry.key];
+    if (existing === undefined) out[entry.key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else out[entry.key] = [existing, value];
+  }
+  return out;
+}

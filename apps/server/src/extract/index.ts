@@ -1,0 +1,15 @@
+export {
+  type AccuracyReport,
+  type CaseResult,
+  type FieldResult,
+  type FieldTally,
+  formatAccuracyReport,
+  measureAccuracy,
+  sameValue,
+} from './accuracy.js';
+export { type ExtractionCase, loadExtractionCases } from './cases.js';
+export { DefaultExtractionEngine } from './default-engine.js';
+export { ModelExtractionEngine } from './model-engine.js';
+export { pageText } from './page-text.js';
+export { checkAgainstSchema, validateExtractionSchema } from './schema-validator.js';
+export type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';

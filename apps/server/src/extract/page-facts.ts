@@ -1,0 +1,59 @@
+/**
+ * The facts read from one page, by source. Every source is turned into the same
+ * shape, a {@link FactNode}: a typed bag of key/value entries whose values are
+ * scalars or nested nodes. Keys keep their original spelling; matching
+ * normalises them later, so one matcher serves JSON-LD, microdata, meta tags
+ * and the page's visible structure alike.
+ */
+
+/** Where a node came from, in order of trust. */
+export type FactSource = 'jsonld' | 'microdata' | 'meta' | 'structure';
+
+/** A leaf value read from the page. */
+export type FactScalar = string | number | boolean;
+
+/** One key/value entry of a node. A repeated key (JSON-LD array, repeated itemprop, list) appears as several entries. */
+export interface FactEntry {
+  key: string;
+  value: FactScalar | FactNode;
+}
+
+/** A bag of facts: a JSON-LD object, a microdata item, the page's meta tags, a table row… */
+export interface FactNode {
+  /** schema.org types (`Product`, `NewsArticle`), without the vocabulary URL; empty when untyped. */
+  types: string[];
+  source: FactSource;
+  entries: FactEntry[];
+}
+
+/** Everything read from one page. */
+export interface PageFacts {
+  url: string;
+  /** Top-level JSON-LD items (arrays and `@graph` flattened, `@id` references resolved). */
+  jsonld: FactNode[];
+  /** Top-level microdata items (`itemscope` not nested in another item's property). */
+  microdata: FactNode[];
+  /** Meta tags (OpenGraph, Twitter, article:, product:, name=description…), keys without their prefix. */
+  meta: FactNode;
+  /** The visible structure: headings, "Label: value" pairs, definition lists, tables, lists, patterns. */
+  structure: FactNode;
+  /** Tables with a header row: each row as a node keyed by the header cells. */
+  tables: { caption: string; headers: string[]; rows: FactNode[] }[];
+  /** The page's visible text, whitespace collapsed (for query matching). */
+  text: string;
+}
+
+/** A new, empty node. */
+export function newNode(source: FactSource, types: string[] = []): FactNode {
+  return { types, source, entries: [] };
+}
+
+/** The values of `key` in a node (exact key). */
+export function valuesOf(node: FactNode, key: string): (FactScalar | FactNode)[] {
+  return node.entries.filter((e) => e.key === key).map((e) => e.value);
+}
+
+/** Type guard: a value is a nested node. */
+export function isNode(value: unknown): value is FactNode {
+  return typeof value === 'object' && value !== null && 'entries' in value && 'source' in value;
+}

@@ -1,0 +1,266 @@
+import type { CheerioAPI } from 'cheerio';
+import { type FactNode, newNode, type PageFacts } from './page-facts.js';
+import { parseDate } from './parse-date.js';
+import { blockText, collapse, type Selection, tagName } from './text-utils.js';
+
+const BLOCK_TAGS = new Set([
+  'p',
+  'li',
+  'div',
+  'dd',
+  'dt',
+  'td',
+  'th',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'figure',
+  'address',
+]);
+const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** "Label: value" with a short label that starts with a letter. */
+const LABEL_VALUE = /^([\p{L}][\p{L}\p{N} &/()'’.#-]{0,40}?)\s*[:：]\s+(.{1,400})$/u;
+/** Class names that mark the label half of a two-element label/value pair. */
+const LABEL_CLASS = /(^|[\s_-])(label|key|term|name|title|caption|attr)([\s_-]|$)/i;
+/** A price with a currency sign or code on either side. */
+const PRICE_PATTERN =
+  /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|SEK|NOK|DKK|PLN|INR)\b)\s?\d[\d.,\u00a0 ]*\d|\d[\d.,\u00a0 ]*\s?(?:€|£|\b(?:EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|kr|zł)\b)/u;
+const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
+const PHONE_PATTERN = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){2,4}/;
+
+/**
+ * Reads the page's visible structure into a node and a list of tables:
+ * the first `h1` (`headline`), a byline (`author`), `<time>` elements
+ * (`date`), definition lists, two-column tables, "Label: value" lines and
+ * label/value element pairs (keyed by their label), lists (keyed by the
+ * heading before them), and last the first price, e-mail, phone, image and
+ * substantial paragraph found by pattern. Mutates the parsed document
+ * (drops scripts and styles): call it after the other readers.
+ */
+export function readStructure(
+  $: CheerioAPI,
+  pageUrl: string,
+): Pick<PageFacts, 'structure' | 'tables' | 'text'> {
+  $('script, style, noscript, template, svg, iframe').remove();
+  const node = newNode('structure');
+  const add = (key: string, value: string | FactNode) => {
+    // "Revenue (2023):" is keyed "Revenue".
+    const k = collapse(key.replace(/\s*\([^)]*\)\s*/g, ' ')).replace(/[:：]$/, '');
+    if (k && (typeof value !== 'string' || value !== '')) node.entries.push({ key: k, value });
+  };
+
+  const h1 = collapse($('h1').first().text());
+  if (h1) add('headline', h1);
+  const title = collapse($('title').first().text());
+  // Keyed apart from the heading: it usually carries the site's name too.
+  if (title) add('document title', title);
+  $('[rel~="author"], .byline, .author, [class*="author-name"], [class*="byline"]').each((_, el) => {
+    const text = collapse($(el).text()).replace(/^(written\s+)?by\s+/i, '');
+    if (text && text.length <= 80) add('author', text);
+  });
+  $('time').each((_, el) => {
+    const $el = $(el);
+    const value = $el.attr('datetime')?.trim() || collapse($el.text());
+    const cls = `${$el.attr('class') ?? ''} ${$el.parent().attr('class') ?? ''}`.toLowerCase();
+    const key = /publish|posted/.test(cls)
+      ? 'published date'
+      : /modif|updat/.test(cls)
+        ? 'modified date'
+        : /start/.test(cls)
+          ? 'start date'
+          : /end/.test(cls)
+            ? 'end date'
+            : 'date';
+    if (value) add(key, value);
+  });
+  // Dates shown without <time> or a label: "Posted on March 3, 2024" in an element classed as a date.
+  $('[class*="date" i], [class*="posted" i], [class*="published" i]').each((_, el) => {
+    const $el = $(el);
+    if ($el.children().length > 2 || $el.find('time').length > 0) return;
+    const text = collapse($el.text());
+    if (text.length > 60 || !parseDate(text)) return;
+    const cls = ($el.attr('class') ?? '').toLowerCase();
+    add(
+      /publish|post/.test(cls) ? 'published date' : 'date',
+      text.replace(/^(posted|published)(\s+on)?\s*/i, ''),
+    );
+  });
+
+  $('dl').each((_, dl) => {
+    let label = '';
+    $(dl)
+      .find('dt, dd')
+      .each((_, el) => {
+        const text = collapse($(el).text());
+        if (tagName(el) === 'dt') label = text;
+        else if (label && text) add(label, text);
+      });
+  });
+
+  const tables: PageFacts['tables'] = [];
+  $('table').each((_, table) => {
+    const $table = $(table);
+    if ($table.find('table').length > 0) return; // layout table
+    const rows = $table.find('tr').toArray();
+    const cellsOf = (tr: (typeof rows)[number]) => $(tr).children('th, td').toArray();
+    const pairRows = rows.filter((tr) => cellsOf(tr).length === 2);
+    const firstCells = rows[0] ? cellsOf(rows[0]) : [];
+    const headerRow =
+      $table.find('thead tr').first().get(0) ??
+      (firstCells.length >= 2 && firstCells.every((c) => tagName(c) === 'th') ? rows[0] : undefined);
+    if (!headerRow && pairRows.length === rows.length && rows.length > 0) {
+      for (const tr of rows) {
+        const [k, v] = cellsOf(tr);
+        add($(k).text(), collapse($(v).text()));
+      }
+      return;
+    }
+    if (!headerRow) return;
+    const headers = cellsOf(headerRow).map((c) => collapse($(c).text()));
+    const rowNodes: FactNode[] = [];
+    for (const tr of rows) {
+      if (tr === headerRow || $(tr).parent().is('thead')) continue;
+      const cells = cellsOf(tr);
+      if (cells.length === 0) continue;
+      const row = newNode('structure');
+      cells.forEach((cell, i) => {
+        const header = headers[i];
+        const text = collapse($(cell).text());
+        if (header && text) row.entries.push({ key: header, value: text });
+      });
+      if (row.entries.length > 0) rowNodes.push(row);
+    }
+    if (rowNodes.length === 0) return;
+    const caption = collapse($table.find('caption').first().text()) || headingBefore($table);
+    tables.push({ caption, headers, rows: rowNodes });
+    if (caption) for (const row of rowNodes) add(caption, row);
+  });
+
+  // Innermost blocks: "Label: value" lines, and label/value element pairs.
+  // Blocks holding other blocks are marked once, walking up from each block.
+  const blocks = $(BLOCK_SELECTOR).toArray();
+  const outer = new Set<unknown>();
+  for (const el of blocks) {
+    let parent = (el as { parent?: unknown }).parent;
+    while (parent && !outer.has(parent)) {
+      outer.add(parent);
+      parent = (parent as { parent?: unknown }).parent;
+    }
+  }
+  for (const el of blocks) {
+    if (outer.has(el)) continue;
+    const $el = $(el);
+    if ($el.closest('table, dl, nav').length > 0) continue;
+    // Lines, and segments of lines joined by a middle dot or bar ("Press release · Date: 12.03.2024").
+    const lines = blockText(el)
+      .split(/\n|\s[·|•]\s/)
+      .map(collapse)
+      .filter((l) => l.length > 0);
+    let paired = false;
+    for (const line of lines) {
+      const m = LABEL_VALUE.exec(line);
+      if (m?.[1] && m[2] && !/^https?$/i.test(m[1])) {
+        add(m[1], m[2]);
+        paired = true;
+      }
+    }
+    if (paired) continue;
+    const kids = $el.children().toArray();
+    if (kids.length === 2 && LABEL_CLASS.test($(kids[0]).attr('class') ?? '')) {
+      const label = collapse($(kids[0]).text());
+      const value = collapse($(kids[1]).text());
+      if (label.length <= 40 && value) add(label, value);
+    }
+  }
+
+  $('ul, ol').each((_, list) => {
+    const $list = $(list);
+    if ($list.closest('nav, header, footer, [role="navigation"]').length > 0) return;
+    const items = $list
+      .children('li')
+      .toArray()
+      .map((li) => collapse($(li).text()))
+      .filter(Boolean);
+    if (items.length < 2) return;
+    const heading = headingBefore($list);
+    if (heading) for (const item of items) add(heading, item);
+  });
+
+  const main = $('main, article, [role="main"]').first();
+  const scope = main.length > 0 ? main : $('body');
+  const text = collapse(blockText($('body').get(0) ?? $.root().get(0)));
+  const mainText = collapse(blockText(scope.get(0)));
+  const price = PRICE_PATTERN.exec(mainText)?.[0];
+  if (price) add('price', price.trim());
+  const mail = $('a[href^="mailto:" i]').first().attr('href');
+  const email = mail ? mail.replace(/^mailto:/i, '').split('?')[0] : EMAIL_PATTERN.exec(text)?.[0];
+  if (email) add('email', email);
+  const tel = $('a[href^="tel:" i]').first().attr('href');
+  const phone = tel ? tel.replace(/^tel:/i, '') : PHONE_PATTERN.exec(text)?.[0];
+  if (phone) add('telephone', phone.trim());
+  const img = scope.find('img[src]').first().attr('src') ?? $('img[src]').first().attr('src');
+  if (img) add('image', absolutise(img, pageUrl));
+  const paragraph = scope
+    .find('p')
+    .toArray()
+    .map((p) => collapse($(p).text()))
+    .find((t) => t.length >= 80 && !LABEL_VALUE.test(t));
+  if (paragraph) add('description', paragraph);
+  return { structure: node, tables, text };
+}
+
+/**
+ * The heading that introduces an element: the nearest earlier sibling that is
+ * a heading or a short line (≤ 60 characters), looking up to three ancestors up.
+ */
+function headingBefore($el: Selection): string {
+  let current = $el;
+  for (let level = 0; level < 3 && current.length > 0; level++) {
+    let prev = current.prev();
+    while (prev.length > 0) {
+      const text = collapse(prev.text());
+      if (text) {
+        const tag = tagName(prev.get(0));
+        const shortLine =
+          text.length <= 60 && !LABEL_VALUE.test(text) && !['ul', 'ol', 'table', 'dl'].includes(tag);
+        if (HEADING_TAGS.has(tag) || shortLine) {
+          return text.replace(/[:：]$/, '');
+        }
+        return '';
+      }
+      prev = prev.prev();
+    }
+    current = current.parent();
+    if (HEADING_TAGS.has(tagName(current.children().first().get(0)))) {
+      const text = collapse(current.children().first().text());
+      if (text) return text;
+    }
+  }
+  return '';
+}
+
+/** Resolves a relative URL against the page's URL; leaves it as is when that fails. */
+export function absolutise(href: string, base: string): string {
+  try {
+    return new URL(href, base).toString();
+  } catch {
+    return href;
+  }
+}

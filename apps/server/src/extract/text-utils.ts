@@ -1,0 +1,80 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+
+/** Collapses runs of whitespace (including non-breaking spaces) to one space and trims. */
+export function collapse(text: string): string {
+  return text.replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+}
+
+/** The lower-case tag name of a parsed element, or '' for text and other nodes. */
+export function tagName(node: unknown): string {
+  const name = (node as { tagName?: unknown } | undefined)?.tagName;
+  return typeof name === 'string' ? name.toLowerCase() : '';
+}
+
+/** cheerio's node type (its `domhandler` dependency is not importable from here). */
+export type DomNode = Parameters<CheerioAPI['contains']>[0];
+/** A cheerio selection of any nodes. */
+export type Selection = Cheerio<DomNode>;
+
+const BLOCK_TEXT_TAGS = new Set([
+  'p',
+  'li',
+  'div',
+  'dd',
+  'dt',
+  'td',
+  'th',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'header',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'figure',
+  'address',
+  'nav',
+  'form',
+  'title',
+]);
+const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head']);
+
+/**
+ * The text of a parsed node with line breaks at block boundaries and `<br>`,
+ * without touching the tree (cheerio's own `.text()` runs blocks together:
+ * "PriceWeight").
+ */
+export function blockText(node: unknown): string {
+  const parts: string[] = [];
+  const walk = (n: unknown) => {
+    const x = n as { type?: string; data?: string; name?: string; children?: unknown[] };
+    if (x.type === 'text') {
+      parts.push(x.data ?? '');
+      return;
+    }
+    if (!x.children) return;
+    const name = (x.name ?? '').toLowerCase();
+    if (SKIPPED_TAGS.has(name)) return;
+    if (name === 'br') {
+      parts.push('\n');
+      return;
+    }
+    const block = BLOCK_TEXT_TAGS.has(name);
+    if (block) parts.push('\n');
+    for (const child of x.children) walk(child);
+    if (block) parts.push('\n');
+  };
+  walk(node);
+  return parts.join('');
+}
