@@ -1,0 +1,29 @@
+export { benchScreenshots } from './bench.js';
+export {
+  CHROMIUM_CANDIDATES,
+  CHROMIUM_PATH_ENV,
+  type ChromiumLocation,
+  locateChromium,
+} from './chromium-locator.js';
+export {
+  type GuardedProxy,
+  type GuardedProxyOptions,
+  REFUSAL_HEADER,
+  startGuardedProxy,
+} from './guarded-proxy.js';
+export { decodePng, type PngInfo, type PngSize, readPngSize } from './png.js';
+export {
+  CHROMIUM_ARGS,
+  type ScreenshotConfig,
+  ScreenshotService,
+  type ScreenshotServiceOptions,
+  VIEWPORT,
+} from './screenshot-service.js';
+export { Semaphore } from './semaphore.js';
+export {
+  SIGNING_KEYS_FILE,
+  type SignatureCheck,
+  signedScreenshotPath,
+  UrlSigner,
+} from './signed-url.js';
+export type { ScreenshotServiceLike } from './types.js';

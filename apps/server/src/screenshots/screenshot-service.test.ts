@@ -1,0 +1,330 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config.js';
+import { PageError } from '../errors.js';
+import { decodePng, readPngSize } from './png.js';
+import { ScreenshotService } from './screenshot-service.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+const PAGE = `<!doctype html><html><head><style>
+html, body, h1 { margin: 0; padding: 0; }
+body { width: 1280px; height: 2000px; background: linear-gradient(#c00, #00c); }
+</style></head><body><h1>fixture</h1></body></html>`;
+const TALL = PAGE.replace('height: 2000px', 'height: 50000px');
+
+/** A loopback fixture site that counts hits per path and requests in flight on /slow. */
+async function startFixture() {
+  const hits = new Map<string, number>();
+  let slowInFlight = 0;
+  let slowPeak = 0;
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const port = (server.address() as AddressInfo).port;
+    const html = (body: string, status = 200) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(body);
+    };
+    switch (path) {
+      case '/page':
+        return html(PAGE);
+      case '/tall':
+        return html(TALL);
+      case '/slow':
+        slowInFlight++;
+        slowPeak = Math.max(slowPeak, slowInFlight);
+        setTimeout(() => {
+          slowInFlight--;
+          html(PAGE);
+        }, 400);
+        return;
+      case '/hang':
+        return; // never answers
+      case '/missing':
+        return html('<h1>gone</h1>', 404);
+      case '/redirect-to-private':
+        res.writeHead(302, { location: `http://private.test:${port}/secret` });
+        res.end();
+        return;
+      case '/mixed-images':
+        return html(
+          `<body style="margin:0"><img src="http://public.test:${port}/pixel.svg?ok">` +
+            `<img src="http://private.test:${port}/secret-pixel.svg">` +
+            `<img src="http://localhost:${port}/secret-pixel.svg"></body>`,
+        );
+      case '/pixel.svg':
+      case '/secret-pixel.svg':
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        res.end('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+        return;
+      default:
+        return html('not found', 404);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    hits: (path: string) => hits.get(path) ?? 0,
+    slowPeak: () => slowPeak,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+type Fixture = Awaited<ReturnType<typeof startFixture>>;
+
+async function captureError(promise: Promise<unknown>): Promise<PageError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PageError) return error;
+    throw error;
+  }
+  throw new Error('expected the capture to fail');
+}
+
+/** The browser process a service launched: a child of this process whose flags name the service's folder. */
+function browserPid(service: ScreenshotService): number {
+  const marker = service.temporaryDirectory;
+  if (!marker) throw new Error('no browser yet');
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmdline.includes(marker)) return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  throw new Error('browser process not found');
+}
+
+describe('ScreenshotService with the real Chromium', () => {
+  let site: Fixture;
+  let service: ScreenshotService;
+
+  beforeAll(async () => {
+    site = await startFixture();
+    service = new ScreenshotService(
+      defaultConfig({
+        chromiumPath: CHROMIUM,
+        screenshotConcurrency: 2,
+        pageTimeoutMs: 4000,
+        allowPrivateNetworks: true,
+      }),
+      { maxPageHeight: 3000, networkIdleTimeoutMs: 600 },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await site?.close();
+  });
+
+  it('renders two pages in parallel in one browser, at the page size', async () => {
+    const [a, b] = await Promise.all([
+      service.capture(site.url('/page')),
+      service.capture(site.url('/page?b')),
+    ]);
+    expect(service.launches).toBe(1);
+    for (const png of [a, b]) {
+      expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+      expect(decodePng(png)).toMatchObject({ width: 1280, height: 2000 });
+    }
+    expect(await service.unavailableReason()).toBeNull();
+  });
+
+  it('renders at most screenshotConcurrency pages at once', async () => {
+    const pngs = await Promise.all([1, 2, 3].map((n) => service.capture(site.url(`/slow?${n}`))));
+    expect(pngs.map(readPngSize)).toEqual(Array(3).fill({ width: 1280, height: 2000 }));
+    expect(site.slowPeak()).toBe(2);
+    expect(service.launches).toBe(1);
+  });
+
+  it('cuts giant pages at the height cap', async () => {
+    expect(readPngSize(await service.capture(site.url('/tall')))).toEqual({ width: 1280, height: 3000 });
+  });
+
+  it('gives up on a page that does not load in time', async () => {
+    const started = Date.now();
+    const error = await captureError(service.capture(site.url('/hang')));
+    expect(error.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(8000);
+  });
+
+  it('stops when the signal aborts, and refuses an already aborted signal', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 300);
+    const error = await captureError(service.capture(site.url('/hang?abort'), { signal: controller.signal }));
+    expect(error.code).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(2000);
+    const early = await captureError(service.capture(site.url('/page'), { signal: AbortSignal.abort() }));
+    expect(early.code).toBe('cancelled');
+  });
+
+  it('reports error pages and unreachable hosts as page errors', async () => {
+    expect((await captureError(service.capture(site.url('/missing')))).code).toBe('http_error');
+    expect((await captureError(service.capture('ftp://127.0.0.1/file'))).code).toBe('unprocessable_url');
+    const refused = await captureError(service.capture(`http://127.0.0.1:${await freePort()}/`));
+    expect(refused.code).toBe('fetch_failed');
+    expect(refused.message).toMatch(/ERR_CONNECTION_REFUSED/);
+  });
+
+  it('launches a new browser after the old one crashes', async () => {
+    const pid = browserPid(service);
+    process.kill(pid, 'SIGKILL');
+    // Wait for Playwright to notice the disconnect.
+    for (let i = 0; i < 50 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 50));
+    const png = await service.capture(site.url('/page?after-crash'));
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+    expect(service.launches).toBe(2);
+  });
+
+  it('closes the browser and removes its temporary folder', async () => {
+    const folder = service.temporaryDirectory;
+    expect(folder && existsSync(folder)).toBe(true);
+    const pid = browserPid(service);
+    await service.close();
+    expect(existsSync(folder!)).toBe(false);
+    expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z')).toBe(
+      false,
+    );
+    expect((await captureError(service.capture(site.url('/page')))).code).toBe('screenshot_unavailable');
+    expect(await service.unavailableReason()).toMatch(/closed/);
+  });
+});
+
+describe('ScreenshotService guard against private addresses', () => {
+  let site: Fixture;
+  let service: ScreenshotService;
+
+  beforeAll(async () => {
+    site = await startFixture();
+    service = new ScreenshotService(
+      defaultConfig({
+        chromiumPath: CHROMIUM,
+        screenshotConcurrency: 2,
+        pageTimeoutMs: 5000,
+        allowPrivateNetworks: false,
+      }),
+      {
+        networkIdleTimeoutMs: 600,
+        // The guard's proxy resolves *.test to loopback addresses and may connect only to
+        // 127.0.0.1 (standing in for a public address); 127.0.0.2 and 127.0.0.3 keep their
+        // real class (loopback) and are refused, so nothing is ever sent past 127.0.0.1.
+        resolveAll: async (host) => {
+          const address = {
+            'public.test': '127.0.0.1',
+            'private.test': '127.0.0.2',
+            'loopback.test': '127.0.0.3',
+          }[host];
+          if (!address) throw Object.assign(new Error(`unexpected lookup of ${host}`), { code: 'ENOTFOUND' });
+          return [{ address, family: 4 }];
+        },
+        addressPolicy: (address) => address === '127.0.0.1',
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await site?.close();
+  });
+
+  it('refuses loopback URLs and names before rendering', async () => {
+    for (const url of [
+      site.url('/page'),
+      `http://localhost:${site.port}/page`,
+      `http://[::1]:${site.port}/`,
+    ]) {
+      expect((await captureError(service.capture(url))).code).toBe('unprocessable_url');
+    }
+    expect(site.hits('/page')).toBe(0);
+  });
+
+  it('refuses a page whose host resolves to loopback', async () => {
+    const error = await captureError(service.capture(`http://loopback.test:${site.port}/page`));
+    expect(error.code).toBe('unprocessable_url');
+    expect(error.message).toMatch(/loopback/);
+    expect(site.hits('/page')).toBe(0);
+  });
+
+  it('renders a public page but blocks its requests to private addresses', async () => {
+    const png = await service.capture(`http://public.test:${site.port}/mixed-images`);
+    expect(readPngSize(png).width).toBe(1280);
+    expect(site.hits('/pixel.svg')).toBe(1);
+    expect(site.hits('/secret-pixel.svg')).toBe(0);
+  });
+
+  it('refuses a redirect to a private address', async () => {
+    const error = await captureError(service.capture(`http://public.test:${site.port}/redirect-to-private`));
+    expect(site.hits('/redirect-to-private')).toBe(1);
+    expect(site.hits('/secret')).toBe(0);
+    expect(error.code).toBe('unprocessable_url');
+    expect(error.message).toMatch(/private\.test/);
+  });
+});
+
+describe('ScreenshotService without Chromium', () => {
+  it('explains what is missing and fails captures with screenshot_unavailable', async () => {
+    const service = new ScreenshotService(
+      defaultConfig({ chromiumPath: '/nonexistent/chromium', allowPrivateNetworks: true }),
+    );
+    try {
+      const reason = await service.unavailableReason();
+      expect(reason).toMatch(/Chromium was not found at the configured path \/nonexistent\/chromium/);
+      expect(reason).toMatch(/apt-get install chromium/);
+      const error = await captureError(service.capture('http://127.0.0.1:1/'));
+      expect(error.code).toBe('screenshot_unavailable');
+      expect(error.message).toBe(reason);
+      expect(service.launches).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('finds nothing when the usual places are empty and says where it looked', async () => {
+    // Only meaningful where Chromium is not at the usual paths; here we point the env at a missing file.
+    const service = new ScreenshotService(defaultConfig({ chromiumPath: undefined }), {
+      env: { WEBDATA_CHROMIUM_PATH: '/nonexistent/from-env' },
+    });
+    try {
+      expect(await service.unavailableReason()).toMatch(/\/nonexistent\/from-env.*WEBDATA_CHROMIUM_PATH/);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('reports a program that is not a browser as failing to start', async () => {
+    const service = new ScreenshotService(
+      defaultConfig({ chromiumPath: '/bin/false', allowPrivateNetworks: true }),
+    );
+    try {
+      const reason = await service.unavailableReason();
+      expect(reason).toMatch(/^Chromium at \/bin\/false failed to start/);
+      const error = await captureError(service.capture('http://127.0.0.1:1/'));
+      expect(error.code).toBe('screenshot_unavailable');
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -1,0 +1,370 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { ServerConfig } from '../config.js';
+import { PageError } from '../errors.js';
+import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
+import { checkHopUrl } from '../fetch/ssrf-guard.js';
+import { locateChromium } from './chromium-locator.js';
+import { type GuardedProxy, REFUSAL_HEADER, startGuardedProxy } from './guarded-proxy.js';
+import { trackNetwork } from './network-quiet.js';
+import { Semaphore } from './semaphore.js';
+import type { ScreenshotServiceLike } from './types.js';
+
+/** The settings of {@link ServerConfig} the screenshot service reads. */
+export type ScreenshotConfig = Pick<
+  ServerConfig,
+  'chromiumPath' | 'screenshotConcurrency' | 'pageTimeoutMs' | 'allowPrivateNetworks' | 'userAgent'
+>;
+
+/** Tuning and test hooks; the defaults suit production. */
+export interface ScreenshotServiceOptions {
+  /** Tallest image produced, in CSS pixels; longer pages are cut (default 16,384). */
+  maxPageHeight?: number;
+  /** Widest image produced (default 4,096). */
+  maxPageWidth?: number;
+  /** Longest wait for the network to go quiet after `load` (default 2,000 ms). */
+  networkIdleTimeoutMs?: number;
+  /** How long without requests counts as quiet (default 200 ms). */
+  networkQuietMs?: number;
+  /** Environment read for `WEBDATA_CHROMIUM_PATH` (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Resolver of the guard's proxy (default the system's `dns.lookup`); tests map names to loopback. */
+  resolveAll?: ResolveAll;
+  /** Which addresses the guard's proxy may connect to (default: public ones only). */
+  addressPolicy?: AddressPolicy;
+  /** Extra Chromium flags. */
+  extraChromiumArgs?: string[];
+  /** How long a failed launch is remembered before trying again (default 30 s). */
+  relaunchBackoffMs?: number;
+}
+
+/** Flags that keep a headless Chromium from calling home on a closed network. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** WebRTC could reach private addresses past the request router; keep it off the local network. */
+const WEBRTC_GUARD_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+const LAUNCH_TIMEOUT_MS = 30_000;
+
+/** A capture failed because the browser went away under it; worth one retry on a new browser. */
+class BrowserLost extends Error {}
+
+/**
+ * Renders pages to full-page PNGs in the system's Chromium (through
+ * playwright-core). One browser is launched on first use and shared;
+ * it is launched again after a crash. Each capture gets a fresh browser
+ * context (1280×800 viewport, scale 1, no cookies or cache from other
+ * captures) that is closed afterwards, and at most `screenshotConcurrency`
+ * pages render at once.
+ *
+ * With `allowPrivateNetworks` off, each capture's context sends all its
+ * traffic through its own {@link startGuardedProxy}, which refuses private,
+ * loopback and link-local addresses for the page, its redirects and
+ * everything it loads.
+ */
+export class ScreenshotService implements ScreenshotServiceLike {
+  /** Browsers launched so far (1 while the first one lives; more after crashes). */
+  launches = 0;
+  private readonly semaphore: Semaphore;
+  private readonly maxPageHeight: number;
+  private readonly maxPageWidth: number;
+  private readonly networkIdleTimeoutMs: number;
+  private readonly networkQuietMs: number;
+  private readonly relaunchBackoffMs: number;
+  private browser: Browser | undefined;
+  private launching: Promise<Browser> | undefined;
+  private launchFailure: { reason: string; at: number } | undefined;
+  private tempDir: string | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly config: ScreenshotConfig,
+    private readonly options: ScreenshotServiceOptions = {},
+  ) {
+    this.semaphore = new Semaphore(Math.max(1, Math.floor(config.screenshotConcurrency)));
+    this.maxPageHeight = options.maxPageHeight ?? 16_384;
+    this.maxPageWidth = options.maxPageWidth ?? 4096;
+    this.networkIdleTimeoutMs = options.networkIdleTimeoutMs ?? 2000;
+    this.networkQuietMs = options.networkQuietMs ?? 200;
+    this.relaunchBackoffMs = options.relaunchBackoffMs ?? 30_000;
+  }
+
+  /** The temporary folder of this service's browser (cache, downloads); removed by {@link close}. */
+  get temporaryDirectory(): string | undefined {
+    return this.tempDir;
+  }
+
+  /**
+   * Null when screenshots work (Chromium found and launched); otherwise a
+   * sentence saying why and how to fix it. Launches the browser if needed.
+   */
+  async unavailableReason(): Promise<string | null> {
+    if (this.closed) return 'the screenshot service is closed';
+    const location = locateChromium(this.config.chromiumPath, this.options.env);
+    if ('reason' in location) return location.reason;
+    try {
+      await this.getBrowser();
+      return null;
+    } catch (error) {
+      return error instanceof PageError ? error.message : String(error);
+    }
+  }
+
+  /**
+   * A full-page PNG of `url` (cut at the height cap). Throws PageError:
+   * `unprocessable_url` (bad scheme, or a private address while the guard is
+   * on), `timeout` (past `pageTimeoutMs` once a rendering slot was free),
+   * `cancelled` (signal aborted), `http_error` (4xx/5xx page), `fetch_failed`,
+   * `unsupported_content` (a download), `screenshot_unavailable` (no browser).
+   */
+  async capture(url: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Buffer> {
+    const { signal } = options;
+    if (this.closed) throw new PageError('screenshot_unavailable', 'the screenshot service is closed');
+    throwIfCancelled(signal);
+    checkHopUrl(url, this.config.allowPrivateNetworks);
+    const location = locateChromium(this.config.chromiumPath, this.options.env);
+    if ('reason' in location) throw new PageError('screenshot_unavailable', location.reason);
+
+    let release: () => void;
+    try {
+      release = await this.semaphore.acquire(signal);
+    } catch {
+      throw cancelled();
+    }
+    try {
+      try {
+        return await this.captureOnce(url, signal);
+      } catch (error) {
+        if (!(error instanceof BrowserLost) || this.closed) throw unwrapLost(error);
+        return await this.captureOnce(url, signal).catch((again: unknown) => {
+          throw unwrapLost(again);
+        });
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Closes the browser and removes its temporary folder. Captures after this fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const launching = this.launching;
+    if (launching) await launching.catch(() => undefined);
+    const browser = this.browser;
+    this.browser = undefined;
+    if (browser) await browser.close().catch(() => undefined);
+    if (this.tempDir) {
+      await rm(this.tempDir, { recursive: true, force: true });
+      this.tempDir = undefined;
+    }
+  }
+
+  private async captureOnce(url: string, signal: AbortSignal | undefined): Promise<Buffer> {
+    const browser = await this.getBrowser();
+    throwIfCancelled(signal); // it may have fired while the browser launched
+    const deadline = Date.now() + this.config.pageTimeoutMs;
+    const remaining = () => Math.max(1, deadline - Date.now());
+    let context: BrowserContext | undefined;
+    let timedOut = false;
+    let aborted = false;
+    // Closing the context makes pending Playwright calls reject, which is how the
+    // deadline and the signal stop a stuck page; every step also races `stopped`
+    // because a call caught mid-way (a page being created) may never settle.
+    let signalStop: (reason: Error) => void = () => undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      signalStop = reject;
+    });
+    stopped.catch(() => undefined);
+    const step = <T>(operation: Promise<T>): Promise<T> => Promise.race([operation, stopped]);
+    const stop = () => {
+      signalStop(new Error('capture stopped'));
+      void context?.close().catch(() => undefined);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, this.config.pageTimeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let proxy: GuardedProxy | undefined;
+    try {
+      if (!this.config.allowPrivateNetworks) {
+        proxy = await step(
+          startGuardedProxy({
+            policy: this.options.addressPolicy,
+            resolveAll: this.options.resolveAll,
+            connectTimeoutMs: this.config.pageTimeoutMs,
+          }),
+        );
+      }
+      const creating = browser.newContext({
+        ...(proxy ? { proxy: { server: proxy.server } } : {}),
+        viewport: VIEWPORT,
+        deviceScaleFactor: 1,
+        userAgent: this.config.userAgent,
+        serviceWorkers: 'block',
+        acceptDownloads: false,
+      });
+      // A context that arrives after the capture was stopped is closed, not leaked.
+      creating.then(
+        (late) => {
+          if (timedOut || aborted) void late.close().catch(() => undefined);
+        },
+        () => undefined,
+      );
+      context = await step(creating);
+      context.setDefaultTimeout(this.config.pageTimeoutMs);
+      const page = await step(context.newPage());
+      const network = trackNetwork(page);
+      const response = await step(page.goto(url, { waitUntil: 'load', timeout: remaining() }));
+      const refusal = response?.headers()[REFUSAL_HEADER];
+      if (refusal) throw new PageError('unprocessable_url', decodeURIComponent(refusal));
+      if (response && response.status() >= 400) {
+        throw new PageError('http_error', `the page answered HTTP ${response.status()}`);
+      }
+      // Late requests (fonts, lazy images) usually settle quickly; do not wait long for chatty pages.
+      await step(network.waitForQuiet(this.networkQuietMs, Math.min(this.networkIdleTimeoutMs, remaining())));
+      const size = await step(
+        page.evaluate(() => {
+          const root = document.documentElement;
+          const body = document.body;
+          return {
+            width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
+            height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
+          };
+        }),
+      );
+      return await step(
+        page.screenshot({
+          type: 'png',
+          fullPage: true,
+          clip: {
+            x: 0,
+            y: 0,
+            width: Math.max(1, Math.min(Math.ceil(size.width), this.maxPageWidth)),
+            height: Math.max(1, Math.min(Math.ceil(size.height), this.maxPageHeight)),
+          },
+          timeout: remaining(),
+        }),
+      );
+    } catch (error) {
+      if (aborted) throw cancelled();
+      if (timedOut || (error instanceof Error && error.name === 'TimeoutError')) {
+        throw new PageError('timeout', `the page did not render within ${this.config.pageTimeoutMs} ms`);
+      }
+      // An HTTPS page (or redirect) the proxy refused fails as a tunnel error; say why.
+      const lastRefusal = proxy?.refusals.at(-1);
+      if (lastRefusal && /ERR_TUNNEL_CONNECTION_FAILED/.test(String(error))) throw lastRefusal;
+      if (error instanceof PageError) throw error;
+      if (this.closed) throw new PageError('cancelled', 'the screenshot service was closed');
+      if (!browser.isConnected()) throw new BrowserLost('the browser went away', { cause: error });
+      throw describeBrowserError(error);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // A wedged close must not hold the rendering slot forever.
+      await Promise.race([context?.close().catch(() => undefined), delay(5000)]);
+      await proxy?.close();
+    }
+  }
+
+  private async getBrowser(): Promise<Browser> {
+    if (this.browser?.isConnected()) return this.browser;
+    if (this.closed) throw new PageError('screenshot_unavailable', 'the screenshot service is closed');
+    if (this.launchFailure && Date.now() - this.launchFailure.at < this.relaunchBackoffMs) {
+      throw new PageError('screenshot_unavailable', this.launchFailure.reason);
+    }
+    if (!this.launching) {
+      this.launching = this.launch().finally(() => {
+        this.launching = undefined;
+      });
+    }
+    return this.launching;
+  }
+
+  private async launch(): Promise<Browser> {
+    const location = locateChromium(this.config.chromiumPath, this.options.env);
+    if ('reason' in location) throw new PageError('screenshot_unavailable', location.reason);
+    this.tempDir ??= await mkdtemp(join(tmpdir(), 'webdata-chromium-'));
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath: location.path,
+        headless: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+        downloadsPath: join(this.tempDir, 'downloads'),
+        // The server decides when to stop; Playwright still kills the browser if the process exits.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        args: [
+          ...CHROMIUM_ARGS,
+          `--disk-cache-dir=${join(this.tempDir, 'cache')}`,
+          ...(this.config.allowPrivateNetworks ? [] : WEBRTC_GUARD_ARGS),
+          ...(this.options.extraChromiumArgs ?? []),
+        ],
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const reason = `Chromium at ${location.path} failed to start (${message}); install it (apt-get install chromium) or set WEBDATA_CHROMIUM_PATH`;
+      this.launchFailure = { reason, at: Date.now() };
+      throw new PageError('screenshot_unavailable', reason, { cause: error });
+    }
+    this.launchFailure = undefined;
+    this.launches++;
+    if (this.closed) {
+      await browser.close().catch(() => undefined);
+      throw new PageError('screenshot_unavailable', 'the screenshot service is closed');
+    }
+    browser.on('disconnected', () => {
+      if (this.browser === browser) this.browser = undefined;
+    });
+    this.browser = browser;
+    return browser;
+  }
+}
+
+function cancelled(): PageError {
+  return new PageError('cancelled', 'the screenshot was cancelled');
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelled();
+}
+
+function unwrapLost(error: unknown): unknown {
+  return error instanceof BrowserLost
+    ? new PageError('fetch_failed', 'the browser crashed while rendering the page', { cause: error.cause })
+    : error;
+}
+
+/** Turns Playwright's navigation errors (`net::ERR_…`, downloads) into PageErrors. */
+function describeBrowserError(error: unknown): PageError {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n')[0] ?? message;
+  if (/Download is starting/i.test(message)) {
+    return new PageError('unsupported_content', 'the URL starts a download, not a page', { cause: error });
+  }
+  const net = /net::(ERR_[A-Z_]+)/.exec(message);
+  if (net)
+    return new PageError('fetch_failed', `the browser could not load the page (${net[1]})`, { cause: error });
+  return new PageError('fetch_failed', `the browser could not render the page: ${firstLine}`, {
+    cause: error,
+  });
+}
