@@ -116,24 +116,42 @@ export class Runs {
   }
 
   /**
+   * Creates a run and resolves with it, without watching it (for that, see
+   * {@link watch} and {@link follow}, or use {@link create} instead).
+   *
+   * @example
+   * ```ts
+   * const run = await client.runs.start({ type: 'crawl', urls: ['https://example.org/'] });
+   * console.log(run.id, run.status); // 'queued'
+   * ```
+   */
+  start(
+    body: CreateRunRequest | ({ type: 'extract' } & TypedExtractRequest<z.ZodType>),
+    options: Pick<RunOptions, 'idempotencyKey' | 'signal'> = {},
+  ): Promise<RunLenient> {
+    return lastValueAbortable(this.start$('runs', body, options), options.signal);
+  }
+
+  /** Observable twin of {@link start}, for any creating endpoint. */
+  start$(
+    kind: RunKind,
+    body: object,
+    options: Pick<RunOptions, 'idempotencyKey'> = {},
+  ): Observable<RunLenient> {
+    return defer(() => {
+      const { wire } = prepareBody(kind, body);
+      return this.#create$(kind, wire, options.idempotencyKey);
+    });
+  }
+
+  /**
    * The whole lifecycle of a run created at `kind`'s endpoint. Used by
    * `client.extract`, `client.crawl`, `client.deepCrawl` and {@link create}.
    */
   lifecycle(kind: RunKind, body: object, options: RunOptions): Observable<RunEvent<unknown>> {
     return defer(() => {
       const { wire, parse } = prepareBody(kind, body);
-      const key = options.idempotencyKey ?? this.#transport.newIdempotencyKey();
-      const create$ = this.#transport.json$(
-        {
-          method: 'POST',
-          path: CREATE_PATHS[kind].path,
-          body: wire,
-          headers: { 'idempotency-key': key },
-          // With an idempotency key a retried creation returns the first run, never a second one.
-          retry: 'safe',
-        },
-        RunLenient,
-      );
+      const create$ = this.#create$(kind, wire, options.idempotencyKey);
       return this.#events$(create$, undefined, options, parse);
     });
   }
@@ -340,6 +358,24 @@ export class Runs {
     return this.#transport
       .send$({ method: 'DELETE', path: `/runs/${segment(runId)}` })
       .pipe(map(() => undefined));
+  }
+
+  #create$(
+    kind: RunKind,
+    wire: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+  ): Observable<RunLenient> {
+    return this.#transport.json$(
+      {
+        method: 'POST',
+        path: CREATE_PATHS[kind].path,
+        body: wire,
+        headers: { 'idempotency-key': idempotencyKey ?? this.#transport.newIdempotencyKey() },
+        // With an idempotency key a retried creation returns the first run, never a second one.
+        retry: 'safe',
+      },
+      RunLenient,
+    );
   }
 
   #events$(

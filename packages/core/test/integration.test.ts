@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { filter, lastValueFrom, toArray } from 'rxjs';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConflictError, collectRun, createClient, type RunEvent, type WebDataClient } from '../src/index.js';
+import { type FixtureSite, startFixtureSite } from './fixture-site.js';
+import { type RealServer, startRealServer } from './real-server.js';
+
+let site: FixtureSite;
+let server: RealServer;
+let client: WebDataClient;
+let dataDir: string;
+/** Every request the client sent, as `METHOD path`, recorded by a dispatcher interceptor. */
+const sent: { line: string; at: number }[] = [];
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  dataDir = mkdtempSync(join(tmpdir(), 'webdata-core-it-'));
+  server = await startRealServer({
+    dataDir,
+    allowPrivateNetworks: true,
+    logLevel: 'silent',
+    rateLimitPerSecond: 10_000,
+    rateLimitBurst: 10_000,
+  });
+  const dispatcher = new Agent({ connections: 64 }).compose((dispatch) => (options, handler) => {
+    sent.push({ line: `${options.method} ${options.path}`, at: Date.now() });
+    return dispatch(options, handler);
+  });
+  client = createClient({ baseUrl: server.url, apiKey: server.apiKey, dispatcher, poll: { initialMs: 50 } });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  await site?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const runGets = (id: string) =>
+  sent.filter((s) => s.line.startsWith(`GET /api/v1/runs/${id}`) && !s.line.includes('/results'));
+
+describe('the client against the real server', () => {
+  it('extracts typed data end to end', async () => {
+    const Product = z.object({ name: z.string(), price: z.number().optional() });
+    const events: RunEvent<z.infer<typeof Product>>[] = [];
+    const outcome = await collectRun(
+      client
+        .extract({ urls: [`${site.url}/product`], query: 'the product name and price', schema: Product })
+        .pipe(
+          filter((event) => {
+            events.push(event);
+            return true;
+          }),
+        ),
+    );
+    expect(outcome.run.status).toBe('completed');
+    expect(events[0]?.type).toBe('created');
+    expect(events.at(-1)?.type).toBe('completed');
+    expect(outcome.invalidResults).toEqual([]);
+    expect(outcome.results).toHaveLength(1);
+    const name: string | undefined = outcome.results[0]?.data?.name;
+    expect(name).toContain('Brass Desk Lamp');
+  });
+
+  it('crawls known URLs end to end and reads a result content', async () => {
+    const outcome = await collectRun(client.crawl({ urls: [`${site.url}/a`, `${site.url}/b`] }));
+    expect(outcome.run.status).toBe('completed');
+    expect(outcome.results.map((r) => r.url).sort()).toEqual([`${site.url}/a`, `${site.url}/b`]);
+    expect(outcome.results.every((r) => r.status === 'succeeded')).toBe(true);
+    const first = outcome.results[0]!;
+    const content = await client.runs.content(outcome.run.id, first.id, { format: 'markdown' });
+    expect(String(content.content)).toContain('Hello from');
+    expect(client.capabilities.longPoll).toBe(true);
+  });
+
+  it('deep-crawls a site end to end, with status snapshots on the way', async () => {
+    const events = await lastValueFrom(
+      client.deepCrawl({ url: `${site.url}/`, max_depth: 2, use_sitemap: false }).pipe(toArray()),
+    );
+    const statuses = events.filter((e) => e.type === 'status');
+    expect(statuses.at(-1)?.type === 'status' && statuses.at(-1)?.run.status).toBe('completed');
+    const urls = events.flatMap((e) => (e.type === 'result' ? [e.result.url] : [])).sort();
+    expect(urls).toEqual(['/', '/a', '/b', '/c', '/d'].map((p) => `${site.url}${p}`));
+    const done = events.at(-1);
+    expect(done?.type === 'completed' && done.results).toBe(5);
+  });
+
+  it('cancels a running run, then retries it through the client', async () => {
+    const held = await startFixtureSite();
+    try {
+      const events: RunEvent[] = [];
+      const finished = new Promise<void>((resolve, reject) =>
+        client.crawl({ urls: [`${held.url}/hold/1`, `${held.url}/hold/2`] }).subscribe({
+          next: (event) => events.push(event),
+          error: reject,
+          complete: resolve,
+        }),
+      );
+      // Cancel once the server is fetching a page (the fixture holds it open).
+      await until(() => held.requests.some((path) => path.startsWith('/hold/')));
+      const created = events[0];
+      expect(created?.type).toBe('created');
+      const id = created?.type === 'created' ? created.run.id : '';
+      expect((await client.runs.cancel(id)).status).toBe('cancelled');
+      await finished;
+      const completed = events.at(-1);
+      expect(completed?.type === 'completed' && completed.run.status).toBe('cancelled');
+      expect(completed?.type === 'completed' && completed.results).toBe(0);
+      await expect(client.runs.cancel(id)).rejects.toBeInstanceOf(ConflictError);
+
+      held.release();
+      const retried = await client.runs.retry(id);
+      expect(retried.status).toBe('queued');
+      const outcome = await collectRun(client.runs.follow(id));
+      expect(outcome.run.status).toBe('completed');
+      expect(outcome.results).toHaveLength(2);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('reads paged results lazily', async () => {
+    const urls = Array.from({ length: 12 }, (_, i) => `${site.url}/n/${i}`);
+    const { run } = await collectRun(client.crawl({ urls }));
+    const pageRequests = () =>
+      sent.filter((s) => s.line.startsWith(`GET /api/v1/runs/${run.id}/results`)).length;
+    const before = pageRequests();
+    const firstSix: string[] = [];
+    for await (const result of client.runs.results(run.id, { pageSize: 5 })) {
+      firstSix.push(result.id);
+      if (firstSix.length === 6) break;
+    }
+    expect(pageRequests() - before).toBe(2);
+    const all = await lastValueFrom(client.runs.results(run.id, { pageSize: 5 }).pipe(toArray()));
+    expect(all).toHaveLength(12);
+    expect(all.slice(0, 6).map((r) => r.id)).toEqual(firstSix);
+    expect(pageRequests() - before).toBe(5);
+  });
+
+  it('makes one request stream for two subscribers to one run', async () => {
+    const held = await startFixtureSite();
+    try {
+      const run = await client.runs.start({ type: 'crawl', urls: [`${held.url}/hold/x`] });
+      await until(() => held.requests.includes('/hold/x'));
+      await new Promise((r) => setTimeout(r, 100));
+      const mark = runGets(run.id).length;
+      const view = lastValueFrom(client.runs.watch(run.id).pipe(toArray()));
+      const progress = lastValueFrom(client.runs.watch(run.id).pipe(toArray()));
+      await new Promise((r) => setTimeout(r, 400));
+      // One shared long poll is held open by the server: one request, not two.
+      expect(runGets(run.id).length - mark).toBe(1);
+      expect(client.activeWatches).toBe(1);
+      held.release();
+      const [a, b] = await Promise.all([view, progress]);
+      expect(a).toEqual(b);
+      expect(a.at(-1)?.status).toBe('completed');
+      const stream = runGets(run.id).slice(mark);
+      expect(stream.length).toBeLessThanOrEqual(a.length + 1);
+      expect(client.activeWatches).toBe(0);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('watches many runs with one batched request stream', async () => {
+    const runs = await Promise.all(
+      [0, 1, 2].map((i) => client.runs.start({ type: 'crawl', urls: [`${site.url}/n/batch-${i}`] })),
+    );
+    const snapshots = await lastValueFrom(client.runs.watchMany(runs.map((r) => r.id)).pipe(toArray()));
+    expect(new Set(snapshots.filter((r) => r.status === 'completed').map((r) => r.id)).size).toBe(3);
+    expect(client.capabilities.batch).toBe(true);
+    expect(runs.every((r) => runGets(r.id).length === 0)).toBe(true);
+  });
+});
