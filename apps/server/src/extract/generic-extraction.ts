@@ -84,7 +84,7 @@ export function extractGeneric(
   if (Object.keys(pairs).length > 0) out.facts = pairs;
 
   if (words.length > 0) {
-    const sentences = facts.text.split(/(?<=[.!?])\s+/).filter((s) => s.length >= 20 && s.length <= 400);
+    const sentences = facts.text.split(/\n|(?<=[.!?])\s+/).filter((s) => s.length >= 20 && s.length <= 400);
     const scored = sentences
       .map((s, index) => {
         const tokens = new Set(tokenize(s));

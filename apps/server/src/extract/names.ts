@@ -439,7 +439,7 @@ const CONCEPTS: Record<string, string[]> = {
   reviewed: ['item reviewed', 'product', 'reviewed item', 'product reviewed'],
   pros: ['pro', 'pros', 'positive note', 'advantage', 'what we like', 'like', 'strength', 'plus'],
   cons: ['con', 'cons', 'negative note', 'disadvantage', 'what we dislike', 'dislike', 'weakness', 'minus'],
-  offers: ['offer', 'variant', 'option', 'deal', 'listing'],
+  offers: ['offer', 'variant', 'option', 'deal', 'listing', 'ticket', 'ticket option'],
   attendance: ['event attendance mode', 'attendance mode', 'format', 'attendance'],
 };
 

@@ -39,7 +39,7 @@ export interface PageFacts {
   structure: FactNode;
   /** Tables with a header row: each row as a node keyed by the header cells. */
   tables: { caption: string; headers: string[]; rows: FactNode[] }[];
-  /** The page's visible text, whitespace collapsed (for query matching). */
+  /** The page's visible text, one line per block, whitespace collapsed within lines (for query matching). */
   text: string;
 }
 

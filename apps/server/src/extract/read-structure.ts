@@ -204,9 +204,11 @@ export function readStructure(
   });
 
   const main = $('main, article, [role="main"]').first();
-  const scope = main.length > 0 ? main : $('body');
-  const text = collapse(blockText($('body').get(0) ?? $.root().get(0)));
-  const mainText = collapse(blockText(scope.get(0)));
+  const body = $('body').first();
+  // Fragments and pages parsed without a <body> element fall back to the whole document.
+  const scope: Selection = main.length > 0 ? main : body.length > 0 ? body : $.root();
+  const text = lines(blockText(body.length > 0 ? body.get(0) : $.root().get(0)));
+  const mainText = lines(blockText(scope.get(0)));
   const price = PRICE_PATTERN.exec(mainText)?.[0];
   if (price) add('price', price.trim());
   const mail = $('a[href^="mailto:" i]').first().attr('href');
@@ -254,6 +256,11 @@ function headingBefore($el: Selection): string {
     }
   }
   return '';
+}
+
+/** Text with each line collapsed and blank lines dropped. */
+function lines(text: string): string {
+  return text.split('\n').map(collapse).filter(Boolean).join('\n');
 }
 
 /** Resolves a relative URL against the page's URL; leaves it as is when that fails. */

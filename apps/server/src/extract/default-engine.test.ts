@@ -1,0 +1,243 @@
+import type { ExtractionSchema } from '@webdata/contract';
+import { describe, expect, it } from 'vitest';
+import { DefaultExtractionEngine } from './default-engine.js';
+
+const engine = new DefaultExtractionEngine();
+const url = 'https://site.example/page';
+const run = (html: string, schema?: ExtractionSchema, query?: string) =>
+  engine.extract({ url, html, schema, query });
+const dataOf = async (html: string, schema?: ExtractionSchema, query?: string) => {
+  const outcome = await run(html, schema, query);
+  if (!outcome.ok) throw new Error(`expected ok, got ${outcome.error.message}`);
+  return outcome.data;
+};
+
+const priceSchema: ExtractionSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, price: { type: 'number' } },
+  required: ['price'],
+};
+
+describe('DefaultExtractionEngine sources', () => {
+  it('reads JSON-LD, including @graph and nested offers', async () => {
+    const html = `<script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+      {"@type":"WebSite","name":"Shop"},
+      {"@type":"Product","name":"Kettle","offers":{"@type":"Offer","price":"35.50","priceCurrency":"EUR"}}]}</script>`;
+    expect(await dataOf(html, priceSchema)).toEqual({ name: 'Kettle', price: 35.5 });
+  });
+
+  it('reads microdata with nested items', async () => {
+    const html = `<div itemscope itemtype="https://schema.org/Product"><h2 itemprop="name">Toaster</h2>
+      <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="19.99"></div></div>`;
+    expect(await dataOf(html, priceSchema)).toEqual({ name: 'Toaster', price: 19.99 });
+  });
+
+  it('reads OpenGraph and product meta tags', async () => {
+    const html = `<head><meta property="og:title" content="Mug"><meta property="product:price:amount" content="12.00"></head>`;
+    expect(await dataOf(html, priceSchema)).toEqual({ name: 'Mug', price: 12 });
+  });
+
+  it('reads label/value text, definition lists and two-column tables', async () => {
+    const html = `<h1>Chair</h1><p>Price: $1,049.00</p><dl><dt>Material</dt><dd>Oak</dd></dl>
+      <table><tr><th>Weight</th><td>7 kg</td></tr><tr><th>Colour</th><td>Natural</td></tr></table>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        price: { type: 'number' },
+        material: { type: 'string' },
+        weight: { type: 'string' },
+        color: { type: 'string' },
+      },
+    };
+    expect(await dataOf(html, schema)).toEqual({
+      name: 'Chair',
+      price: 1049,
+      material: 'Oak',
+      weight: '7 kg',
+      color: 'Natural',
+    });
+  });
+
+  it('finds e-mail, phone and date by pattern and link', async () => {
+    const html = `<article><h1>Notice</h1><p class="date">Published 5 March 2024</p>
+      <p>Write to <a href="mailto:desk@news.example">us</a> or call <a href="tel:+15551234">+1 555 1234</a>.</p></article>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', format: 'email' },
+        phone: { type: 'string' },
+        date: { type: 'string', format: 'date' },
+      },
+    };
+    expect(await dataOf(html, schema)).toEqual({
+      email: 'desk@news.example',
+      phone: '+15551234',
+      date: '2024-03-05',
+    });
+  });
+
+  it('trusts JSON-LD over microdata over meta tags over visible text', async () => {
+    const jsonld = `<script type="application/ld+json">{"@type":"Product","name":"A","offers":{"price":"1"}}</script>`;
+    const micro = `<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">B</span><meta itemprop="price" content="2"></div>`;
+    const meta = `<meta property="og:title" content="C"><meta property="product:price:amount" content="3">`;
+    const text = `<h1>D</h1><p>Price: 4</p>`;
+    expect(await dataOf(jsonld + micro + meta + text, priceSchema)).toEqual({ name: 'A', price: 1 });
+    expect(await dataOf(micro + meta + text, priceSchema)).toEqual({ name: 'B', price: 2 });
+    expect(await dataOf(meta + text, priceSchema)).toEqual({ name: 'C', price: 3 });
+    expect(await dataOf(text, priceSchema)).toEqual({ name: 'D', price: 4 });
+  });
+
+  it('picks the item that fits the schema among several JSON-LD items', async () => {
+    const html = `<script type="application/ld+json">[{"@type":"Organization","name":"Acme Corp","url":"https://acme.example"},
+      {"@type":"JobPosting","title":"Welder","hiringOrganization":{"@type":"Organization","name":"Acme Corp"},
+       "baseSalary":{"@type":"MonetaryAmount","currency":"USD","value":{"@type":"QuantitativeValue","value":31,"unitText":"HOUR"}}}]</script>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, company: { type: 'string' }, salary: { type: 'number' } },
+    };
+    expect(await dataOf(html, schema, 'job title and pay')).toEqual({
+      title: 'Welder',
+      company: 'Acme Corp',
+      salary: 31,
+    });
+  });
+});
+
+describe('DefaultExtractionEngine schema rules', () => {
+  it('fails a required property it cannot find, never inventing a value', async () => {
+    const outcome = await run('<h1>Lamp</h1><p>Beautiful lamp.</p>', priceSchema);
+    expect(outcome).toEqual({
+      ok: false,
+      error: { code: 'extraction_failed', message: 'required property "price" not found on the page' },
+    });
+  });
+
+  it('omits a missing optional property, or sets null when the schema allows it', async () => {
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        sku: { type: 'string' },
+        brand: { type: 'string', nullable: true },
+        rating: { type: ['number', 'null'] },
+      },
+    };
+    expect(await dataOf('<h1>Lamp</h1>', schema)).toEqual({ name: 'Lamp', brand: null, rating: null });
+  });
+
+  it('fills nested objects and arrays of objects and scalars', async () => {
+    const html = `<script type="application/ld+json">{"@type":"Event","name":"Jazz night","startDate":"2025-02-01T20:00:00+01:00",
+      "location":{"@type":"Place","name":"Blue Room","address":{"@type":"PostalAddress","addressLocality":"Ghent","addressCountry":"BE"}},
+      "performer":[{"@type":"Person","name":"Ann"},{"@type":"Person","name":"Bo"}],
+      "offers":[{"@type":"Offer","name":"Standing","price":"15"},{"@type":"Offer","name":"Seated","price":"25"}]}</script>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        start: { type: 'string', format: 'date-time' },
+        venue: {
+          type: 'object',
+          properties: { name: { type: 'string' }, city: { type: 'string' } },
+          required: ['name'],
+        },
+        performers: { type: 'array', items: { type: 'string' } },
+        tickets: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+        },
+      },
+      required: ['name', 'venue'],
+    };
+    expect(await dataOf(html, schema)).toEqual({
+      name: 'Jazz night',
+      start: '2025-02-01T20:00:00+01:00',
+      venue: { name: 'Blue Room', city: 'Ghent' },
+      performers: ['Ann', 'Bo'],
+      tickets: [
+        { name: 'Standing', price: 15 },
+        { name: 'Seated', price: 25 },
+      ],
+    });
+  });
+
+  it('reads arrays from lists under a heading and from table rows', async () => {
+    const html = `<h2>Ingredients</h2><ul><li>2 eggs</li><li>100 g flour</li></ul>
+      <table><thead><tr><th>Name</th><th>Role</th></tr></thead><tbody><tr><td>Ida</td><td>Chef</td></tr><tr><td>Max</td><td>Baker</td></tr></tbody></table>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        ingredients: { type: 'array', items: { type: 'string' } },
+        staff: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, role: { type: 'string' } } },
+        },
+      },
+    };
+    expect(await dataOf(html, schema)).toEqual({
+      ingredients: ['2 eggs', '100 g flour'],
+      staff: [
+        { name: 'Ida', role: 'Chef' },
+        { name: 'Max', role: 'Baker' },
+      ],
+    });
+  });
+
+  it('reads a range written as text into a nested object', async () => {
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        salary: {
+          type: 'object',
+          properties: { min: { type: 'number' }, max: { type: 'number' }, currency: { type: 'string' } },
+        },
+      },
+    };
+    expect(await dataOf('<p>Salary: £40,000 – £48,000 per annum</p>', schema)).toEqual({
+      salary: { min: 40000, max: 48000, currency: 'GBP' },
+    });
+  });
+
+  it('checks the output against the schema and names the failing path', async () => {
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 3 } },
+    };
+    const outcome = await run('<h1>Much too long a name</h1>', schema);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('extraction_failed');
+      expect(outcome.error.message).toContain('/name');
+    }
+  });
+
+  it('answers a cancelled request without work', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await engine.extract({
+      url,
+      html: '<h1>x</h1>',
+      schema: priceSchema,
+      signal: controller.signal,
+    });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+});
+
+describe('DefaultExtractionEngine without a schema', () => {
+  it('answers a generic object steered by the query words', async () => {
+    const html = `<head><title>Kettle | Shop</title><meta name="description" content="A steel kettle."></head>
+      <body><h1>Steel Kettle</h1><p>Price: €35</p><p>Capacity: 1.7 l</p>
+      <p>The kettle boils a full capacity of water in under four minutes.</p></body>`;
+    const data = await dataOf(html, undefined, 'kettle capacity and price');
+    expect(data).toMatchObject({
+      url,
+      title: 'Steel Kettle',
+      description: 'A steel kettle.',
+      fields: { capacity: '1.7 l', price: '€35' },
+      facts: { Price: '€35', Capacity: '1.7 l' },
+    });
+    expect(data.matches).toContain('The kettle boils a full capacity of water in under four minutes.');
+    expect(data.engine).toBeUndefined();
+  });
+});

@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ExtractionSchema } from '@webdata/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ModelExtractionEngine, parseJsonObject } from './model-engine.js';
+
+type Mode = 'valid' | 'fenced' | 'garbage' | 'error500' | 'hang' | 'schema-invalid';
+
+interface Received {
+  path: string;
+  authorization: string | undefined;
+  body: {
+    model: string;
+    messages: { role: string; content: string }[];
+    response_format: { type: string; json_schema?: { name: string; schema: unknown; strict: boolean } };
+  };
+}
+
+let server: Server;
+let baseUrl: string;
+let mode: Mode = 'valid';
+const received: Received[] = [];
+
+function answer(res: ServerResponse, content: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content } }],
+    }),
+  );
+}
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'],
+      });
+      if (mode === 'hang') return; // never answers: the engine's time-out must fire
+      if (mode === 'error500') {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"overloaded"}}');
+      } else if (mode === 'garbage') answer(res, 'Sure! The product is called Kettle and costs about 40.');
+      else if (mode === 'schema-invalid') answer(res, '{"name": "Kettle", "price": "forty"}');
+      else if (mode === 'fenced')
+        answer(res, 'Here you go:\n```json\n{"name": "Kettle (model)", "price": 41}\n```');
+      else answer(res, '{"name": "Kettle (model)", "price": 42}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  received.length = 0;
+  mode = 'valid';
+});
+
+const schema: ExtractionSchema = {
+  type: 'object',
+  properties: { name: { type: 'string' }, price: { type: 'number' } },
+  required: ['name', 'price'],
+};
+const html = `<html><head><title>Kettle</title></head><body><nav>Home</nav><h1>Kettle</h1><p>Price: €35</p>
+  <script>var tracking = 1;</script></body></html>`;
+const engine = (timeoutMs = 2000) =>
+  new ModelExtractionEngine({ baseUrl, model: 'test-model', apiKey: 'sk-test', timeoutMs });
+const input = { url: 'https://shop.example/kettle', html, schema, query: 'name and price' };
+
+describe('ModelExtractionEngine', () => {
+  it('sends the page, query and schema to the chat-completions endpoint and uses a valid answer', async () => {
+    const outcome = await engine().extract(input);
+    expect(outcome).toEqual({ ok: true, data: { name: 'Kettle (model)', price: 42 }, engine: 'model' });
+    expect(received).toHaveLength(1);
+    const request = received[0]!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.authorization).toBe('Bearer sk-test');
+    expect(request.body.model).toBe('test-model');
+    expect(request.body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'extraction', schema, strict: false },
+    });
+    const user = request.body.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(request.body.messages[0]?.role).toBe('system');
+    expect(user).toContain('name and price');
+    expect(user).toContain('Price: €35');
+    expect(user).toContain('"required":["name","price"]');
+    expect(user).not.toContain('tracking');
+  });
+
+  it('accepts JSON inside a ```json fence', async () => {
+    mode = 'fenced';
+    const fenced = await engine().extract(input);
+    expect(fenced).toEqual({ ok: true, data: { name: 'Kettle (model)', price: 41 }, engine: 'model' });
+  });
+
+  it.each<[Mode, string]>([
+    ['garbage', 'not a JSON object'],
+    ['error500', 'HTTP 500'],
+    ['schema-invalid', '/price must be number'],
+  ])('falls back to the default engine when the model answers %s', async (m, reason) => {
+    mode = m;
+    const reasons: string[] = [];
+    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 2000 }, undefined, {
+      onFallback: (r) => reasons.push(r),
+    });
+    const outcome = await model.extract(input);
+    expect(outcome).toEqual({ ok: true, data: { name: 'Kettle', price: 35 }, engine: 'default' });
+    expect(reasons[0]).toContain(reason);
+    expect(received[0]?.authorization).toBeUndefined();
+  });
+
+  it('falls back when the endpoint does not answer in time', async () => {
+    mode = 'hang';
+    const started = Date.now();
+    const outcome = await engine(300).extract(input);
+    expect(outcome).toEqual({ ok: true, data: { name: 'Kettle', price: 35 }, engine: 'default' });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(received).toHaveLength(1);
+  });
+
+  it('asks for a JSON object when there is no schema', async () => {
+    const outcome = await engine().extract({ url: input.url, html, query: 'the price' });
+    expect(outcome.ok).toBe(true);
+    expect(received[0]?.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('stops without falling back when the request is cancelled', async () => {
+    mode = 'hang';
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const outcome = await engine(5000).extract({ ...input, signal: controller.signal });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+});
+
+describe('parseJsonObject', () => {
+  it('reads plain, fenced and embedded JSON objects and rejects anything else', () => {
+    expect(parseJsonObject('{"a":1}')).toEqual({ a: 1 });
+    expect(parseJsonObject('```json\n{"a":2}\n```')).toEqual({ a: 2 });
+    expect(parseJsonObject('Answer: {"a":3} — done')).toEqual({ a: 3 });
+    expect(() => parseJsonObject('[1,2]')).toThrow(/not a JSON object/);
+    expect(() => parseJsonObject('no json')).toThrow(/not a JSON object/);
+  });
+});
