@@ -126,12 +126,17 @@ export class ScreenshotService implements ScreenshotServiceLike {
   /**
    * A full-page PNG of `url` (cut at the height cap). Throws PageError:
    * `unprocessable_url` (bad scheme, or a private address while the guard is
-   * on), `timeout` (past `pageTimeoutMs` once a rendering slot was free),
+   * on), `timeout` (past `timeoutMs`, default `pageTimeoutMs`, counted from
+   * when a rendering slot is free and the browser is up),
    * `cancelled` (signal aborted), `http_error` (4xx/5xx page), `fetch_failed`,
    * `unsupported_content` (a download), `screenshot_unavailable` (no browser).
    */
-  async capture(url: string, options: { signal?: AbortSignal | undefined } = {}): Promise<Buffer> {
+  async capture(
+    url: string,
+    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined } = {},
+  ): Promise<Buffer> {
     const { signal } = options;
+    const timeoutMs = options.timeoutMs ?? this.config.pageTimeoutMs;
     if (this.closed) throw new PageError('screenshot_unavailable', 'the screenshot service is closed');
     throwIfCancelled(signal);
     checkHopUrl(url, this.config.allowPrivateNetworks);
@@ -146,10 +151,10 @@ export class ScreenshotService implements ScreenshotServiceLike {
     }
     try {
       try {
-        return await this.captureOnce(url, signal);
+        return await this.captureOnce(url, signal, timeoutMs);
       } catch (error) {
         if (!(error instanceof BrowserLost) || this.closed) throw unwrapLost(error);
-        return await this.captureOnce(url, signal).catch((again: unknown) => {
+        return await this.captureOnce(url, signal, timeoutMs).catch((again: unknown) => {
           throw unwrapLost(again);
         });
       }
@@ -172,10 +177,14 @@ export class ScreenshotService implements ScreenshotServiceLike {
     }
   }
 
-  private async captureOnce(url: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  private async captureOnce(
+    url: string,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<Buffer> {
     const browser = await this.getBrowser();
     throwIfCancelled(signal); // it may have fired while the browser launched
-    const deadline = Date.now() + this.config.pageTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
     const remaining = () => Math.max(1, deadline - Date.now());
     let context: BrowserContext | undefined;
     let timedOut = false;
@@ -196,7 +205,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
-    }, this.config.pageTimeoutMs);
+    }, timeoutMs);
     const onAbort = () => {
       aborted = true;
       stop();
@@ -209,7 +218,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
           startGuardedProxy({
             policy: this.options.addressPolicy,
             resolveAll: this.options.resolveAll,
-            connectTimeoutMs: this.config.pageTimeoutMs,
+            connectTimeoutMs: timeoutMs,
           }),
         );
       }
@@ -229,7 +238,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
         () => undefined,
       );
       context = await step(creating);
-      context.setDefaultTimeout(this.config.pageTimeoutMs);
+      context.setDefaultTimeout(timeoutMs);
       const page = await step(context.newPage());
       const network = trackNetwork(page);
       const response = await step(page.goto(url, { waitUntil: 'load', timeout: remaining() }));
@@ -266,7 +275,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     } catch (error) {
       if (aborted) throw cancelled();
       if (timedOut || (error instanceof Error && error.name === 'TimeoutError')) {
-        throw new PageError('timeout', `the page did not render within ${this.config.pageTimeoutMs} ms`);
+        throw new PageError('timeout', `the page did not render within ${timeoutMs} ms`);
       }
       // An HTTPS page (or redirect) the proxy refused fails as a tunnel error; say why.
       const lastRefusal = proxy?.refusals.at(-1);
