@@ -366,14 +366,14 @@ describe('SqliteSearchIndex query safety', () => {
         const answer = index.search(OWNER, params(query));
         expect(SearchAnswer.safeParse(answer).success).toBe(true);
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (query) => {
         if (query.trim() === '') return;
         expect(() => index.search(OWNER, params(query))).not.toThrow();
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 

@@ -75,6 +75,8 @@ export class SearchDocumentStore {
   private readonly unlinkRun: Statement;
   private readonly deleteOrphan: Statement;
   private readonly collectionsOf: Statement;
+  private readonly documentBySeq: Statement;
+  private readonly snippetsOf: Statement;
   private readonly matchQueries = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -97,6 +99,14 @@ export class SearchDocumentStore {
     this.collectionsOf = db.prepare(`
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
+    this.documentBySeq = db.prepare(
+      'SELECT id, url, title, collection, indexed_at FROM search_documents WHERE seq = ?',
+    );
+    const snippet = (column: number) =>
+      `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
+    this.snippetsOf = db.prepare(
+      `SELECT ${snippet(2)} AS body, ${snippet(-1)} AS any FROM search_fts WHERE search_fts MATCH ? AND rowid = ?`,
+    );
   }
 
   /**
@@ -133,7 +143,15 @@ export class SearchDocumentStore {
     if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
     if (query.site !== undefined) params.push(query.site);
     params.push(query.limit, query.offset);
-    return statement.all(...params) as MatchRow[];
+    const ranked = statement.all(...params) as { seq: number; score: number }[];
+    return ranked.map(({ seq, score }) => {
+      const row = this.documentBySeq.get(seq) as Omit<MatchRow, 'score' | 'snippet'>;
+      const snippets = this.snippetsOf.get(query.match, seq) as { body: string; any: string } | undefined;
+      // The body's snippet reads best; when only the title or headings matched, show the matching column.
+      const snippet =
+        snippets === undefined ? '' : snippets.body.includes(SNIPPET_OPEN) ? snippets.body : snippets.any;
+      return { ...row, score, snippet };
+    });
   }
 
   /** True when at least one document of the owner's collection matches (with the same filters). */
@@ -170,19 +188,13 @@ export class SearchDocumentStore {
       boostTerms === ''
         ? `-bm25(search_fts, ${weights})`
         : `-bm25(search_fts, ${weights}) * (1${boostTerms})`;
-    const snippet = (column: number) =>
-      `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
+    // Only the rowid and score go through the sort: snippets and columns are read for the page's rows afterwards.
     const sql = `
-      SELECT id, url, title, collection, indexed_at, score,
-        CASE WHEN instr(body_snippet, '${SNIPPET_OPEN}') > 0 THEN body_snippet ELSE any_snippet END AS snippet
-      FROM (
-        SELECT d.seq, d.id, d.url, d.title, d.collection, d.indexed_at, ${score} AS score,
-          ${snippet(2)} AS body_snippet, ${snippet(-1)} AS any_snippet
-        FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
-        WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filterSql(query)}
-        ORDER BY score DESC, d.seq
-        LIMIT ? OFFSET ?
-      )`;
+      SELECT d.seq AS seq, ${score} AS score
+      FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
+      WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filterSql(query)}
+      ORDER BY score DESC, d.seq
+      LIMIT ? OFFSET ?`;
     return this.cachedStatement(sql);
   }
 
