@@ -241,3 +241,16 @@ describe('DefaultExtractionEngine without a schema', () => {
     expect(data.engine).toBeUndefined();
   });
 });
+
+describe('DefaultExtractionEngine on a JSON body', () => {
+  it('reads the JSON document as structured data', async () => {
+    const body = JSON.stringify({
+      product: { title: 'Lamp', pricing: { amount: '19.90', currency: 'CHF' } },
+    });
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' } },
+    };
+    expect(await dataOf(body, schema)).toEqual({ name: 'Lamp', price: 19.9, currency: 'CHF' });
+  });
+});

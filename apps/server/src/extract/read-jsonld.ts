@@ -12,14 +12,21 @@ const MAX_DEPTH = 6;
  * strings are common in hand-written blocks).
  */
 export function readJsonLd($: CheerioAPI): FactNode[] {
-  const items: Record<string, unknown>[] = [];
+  const blocks: unknown[] = [];
   $('script[type="application/ld+json" i]').each((_, el) => {
     const text = $(el).text().trim();
-    if (!text) return;
-    const parsed = parseLenient(text);
-    collectItems(parsed, items);
+    if (text) blocks.push(parseLenient(text));
   });
+  return nodesFromJson(blocks);
+}
 
+/**
+ * Fact nodes from parsed JSON-LD (or any JSON document: a JSON API response
+ * is read the same way, its keys matched like schema.org properties).
+ */
+export function nodesFromJson(parsed: unknown): FactNode[] {
+  const items: Record<string, unknown>[] = [];
+  collectItems(parsed, items);
   const byId = new Map<string, Record<string, unknown>>();
   for (const item of items) {
     const id = item['@id'];

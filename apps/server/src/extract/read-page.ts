@@ -1,6 +1,6 @@
 import { load } from 'cheerio';
-import { type FactNode, type PageFacts, valuesOf } from './page-facts.js';
-import { readJsonLd } from './read-jsonld.js';
+import { type FactNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
+import { nodesFromJson, readJsonLd } from './read-jsonld.js';
 import { readMetaTags } from './read-meta-tags.js';
 import { readMicrodata } from './read-microdata.js';
 import { readStructure } from './read-structure.js';
@@ -11,6 +11,19 @@ import { readStructure } from './read-structure.js';
  * tree, so it runs last).
  */
 export function readPageFacts(html: string, url: string): PageFacts {
+  const json = parseJsonBody(html);
+  if (json !== undefined) {
+    // A JSON body (an API response kept as text): its objects are the structured items.
+    return {
+      url,
+      jsonld: nodesFromJson(json),
+      microdata: [],
+      meta: newNode('meta'),
+      structure: newNode('structure'),
+      tables: [],
+      text: html,
+    };
+  }
   // htmlparser2 in HTML mode: several times faster than parse5 and as good for reading facts.
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
   const jsonld = readJsonLd($);
@@ -33,5 +46,15 @@ function preferHeadingOverSiteTitle(meta: FactNode, structure: FactNode): void {
     if (entry.key !== 'title' || typeof entry.value !== 'string' || entry.value === heading) continue;
     const rest = entry.value.startsWith(heading) ? entry.value.slice(heading.length) : '';
     if (/^\s*[|–—·:-]\s*\S/.test(rest)) entry.value = heading;
+  }
+}
+
+function parseJsonBody(body: string): unknown {
+  const start = body.trimStart()[0];
+  if (start !== '{' && start !== '[') return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
   }
 }
