@@ -1,0 +1,230 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { convertPage } from './convert-page.js';
+import { elementToMarkdown } from './markdown.js';
+import { parseHtmlDocument } from './parse-document.js';
+
+const ARTICLE = readFileSync(new URL('./fixtures/article.html', import.meta.url), 'utf8');
+const PAGE_URL = 'https://docs.example.com/guides/event-loop?ref=home';
+
+describe('convertPage on a realistic article page', () => {
+  const page = convertPage(ARTICLE, PAGE_URL);
+
+  it('takes the title from og:title', () => {
+    expect(page.title).toBe('Understanding Event Loops');
+  });
+
+  it('resolves the canonical URL against <base href>', () => {
+    expect(page.canonicalUrl).toBe('https://docs.example.com/guides/event-loop');
+  });
+
+  it('lists every http(s) link of the whole page, absolute, without fragments, deduplicated, in order', () => {
+    expect(page.links).toEqual([
+      'https://docs.example.com/',
+      'https://docs.example.com/guides/',
+      'https://docs.example.com/api/',
+      'https://blog.example.com/', // rel=nofollow is kept
+      'https://docs.example.com/guides/timers.html', // relative to <base>, #intro dropped
+      'https://docs.example.com/api/loop',
+      'https://docs.example.com/guides/faq',
+      'https://docs.example.com/guides/streams.html',
+      'https://docs.example.com/privacy',
+      'https://docs.example.com/terms',
+    ]);
+    expect(page.links.some((l) => l.startsWith('javascript:') || l.startsWith('mailto:'))).toBe(false);
+  });
+
+  it('lists h1–h3 headings of the content, not of the chrome', () => {
+    expect(page.headings).toEqual([
+      'Understanding Event Loops',
+      'Phases of the loop',
+      'A small example',
+      'Comparison',
+    ]);
+  });
+
+  it('keeps the article and drops navigation, aside, footer, scripts and styles', () => {
+    for (const format of [page.markdown, page.text, page.html]) {
+      expect(format).toContain('event loop');
+      expect(format).toContain('Never block the event loop.');
+      expect(format).not.toContain('API reference');
+      expect(format).not.toContain('Related guides');
+      expect(format).not.toContain('Privacy');
+      expect(format).not.toContain('analytics');
+      expect(format).not.toContain('font-family');
+    }
+  });
+
+  it('writes Markdown with headings, lists, fenced code with its language, tables and absolute links', () => {
+    expect(page.markdown).toContain('## Phases of the loop');
+    expect(page.markdown).toMatch(/1\. Timers\n2\. Pending callbacks/);
+    expect(page.markdown).toContain(
+      "```js\nsetTimeout(() => console.log('timeout'), 0);\nPromise.resolve().then(() => console.log('microtask'));\nconsole.log('sync');\n```",
+    );
+    expect(page.markdown).toMatch(/\| Queue\s+\| Runs\s+\|/);
+    expect(page.markdown).toMatch(/\| Microtasks \| After each callback \|/);
+    expect(page.markdown).toContain('[timers guide](https://docs.example.com/guides/timers.html#intro)');
+    expect(page.markdown).toContain('[loop API](https://docs.example.com/api/loop)');
+    expect(page.markdown).toContain('![Diagram of the loop phases](https://docs.example.com/img/loop.png)');
+    expect(page.markdown).toContain('> Never block the event loop.');
+    expect(page.markdown).toContain('**event loop**');
+  });
+
+  it('writes plain text one block per line, whitespace collapsed, code kept, cells tab-separated', () => {
+    expect(page.text).toContain(
+      'An event loop waits for events and dispatches them to handlers. This guide explains how the loop schedules macrotasks',
+    );
+    expect(page.text).toContain('\n\nPhases of the loop\n\n');
+    expect(page.text).toContain('Timers\nPending callbacks\nPoll\nCheck');
+    expect(page.text).toContain("console.log('sync');");
+    expect(page.text).toContain('Queue\tRuns\nMicrotasks\tAfter each callback');
+    expect(page.text).not.toMatch(/ {2,}/);
+    expect(page.text).not.toMatch(/\n{3,}/);
+    expect(page.text).not.toContain('<');
+  });
+
+  it('gives the main content as clean HTML with lower-case tags and absolute URLs', () => {
+    expect(page.html).toMatch(/^<article>/);
+    expect(page.html).toContain('<a href="https://docs.example.com/api/loop">loop API</a>');
+    expect(page.html).toContain('<code class="language-js">');
+    expect(page.html).not.toMatch(/<\/?[A-Z]/);
+    expect(page.html).not.toContain('<script');
+  });
+});
+
+describe('convertPage on small and odd pages', () => {
+  it('falls back to the body for a short page Readability would not pick', () => {
+    const page = convertPage(
+      '<html><head><title>Tiny</title></head><body><nav><a href="/x">Menu</a></nav><h1>Hello</h1><p>Short page.</p></body></html>',
+      'https://example.com/tiny',
+    );
+    expect(page.title).toBe('Tiny');
+    expect(page.markdown).toBe('# Hello\n\nShort page.');
+    expect(page.text).toBe('Hello\n\nShort page.');
+    expect(page.links).toEqual(['https://example.com/x']);
+  });
+
+  it('prefers <main> in the fallback', () => {
+    const page = convertPage(
+      '<body><header>Site name</header><main><p>Only this.</p></main><footer>Footer</footer></body>',
+      'https://example.com/',
+    );
+    expect(page.text).toBe('Only this.');
+  });
+
+  it('falls back to <title>, then <h1>, then null for the title', () => {
+    expect(convertPage('<title> A  title </title><p>x</p>', 'https://e.com/').title).toBe('A title');
+    expect(convertPage('<h1>Heading <b>one</b></h1>', 'https://e.com/').title).toBe('Heading one');
+    expect(convertPage('<p>no title</p>', 'https://e.com/').title).toBeNull();
+  });
+
+  it('resolves links against the page URL without <base>, and a relative <base> against the page', () => {
+    const noBase = convertPage(
+      '<a href="b/c">c</a><a href="//cdn.example.org/x">x</a>',
+      'https://e.com/a/page',
+    );
+    expect(noBase.links).toEqual(['https://e.com/a/b/c', 'https://cdn.example.org/x']);
+    const relativeBase = convertPage('<base href="/root/"><a href="d">d</a>', 'https://e.com/a/page');
+    expect(relativeBase.links).toEqual(['https://e.com/root/d']);
+  });
+
+  it('skips non-http links and keeps canonical null when absent', () => {
+    const page = convertPage(
+      '<a href="mailto:a@b.c">m</a><a href="javascript:go()">j</a><a href="tel:123">t</a><a href="ftp://x/">f</a><a href="#top">top</a><a href="">self</a>',
+      'https://e.com/p',
+    );
+    expect(page.links).toEqual(['https://e.com/p']);
+    expect(page.canonicalUrl).toBeNull();
+  });
+
+  it.each([
+    '',
+    'plain words, no tags',
+    '<div><p>unclosed <b>bold <i>both</div></b>',
+    '<<<>>><p>weird</p><//x><!-- unterminated',
+    '<html><body><table><tr><td>cell<td>cell2</table><ul><li>one<li>two</ul></body>',
+    '<html><head><title>T</title></head><p>no body tag</p></html><p>after html</p>',
+    '\u0000\uffff<svg><foreignObject><p>x</p></foreignObject></svg>',
+  ])('does not throw on malformed input %#', (html) => {
+    const page = convertPage(html, 'https://e.com/');
+    expect(typeof page.markdown).toBe('string');
+    expect(typeof page.text).toBe('string');
+    expect(Array.isArray(page.links)).toBe(true);
+  });
+
+  it('keeps content that sits outside an explicit <body>', () => {
+    const page = convertPage(
+      '<html><head><title>T</title></head><p>no body tag</p></html>',
+      'https://e.com/',
+    );
+    expect(page.text).toBe('no body tag');
+  });
+
+  it('turns lang-x on <pre> into a fenced language', () => {
+    const page = convertPage('<pre class="lang-python"><code>print("hi")\n</code></pre>', 'https://e.com/');
+    expect(page.markdown).toBe('```python\nprint("hi")\n```');
+  });
+});
+
+/** A documentation page of about `kilobytes` KB: chrome plus many sections with links, code and tables. */
+function bigPage(kilobytes: number): string {
+  const sections: string[] = [];
+  let size = 0;
+  for (let i = 0; size < kilobytes * 1024; i += 1) {
+    const section = `<section id="s${i}"><h2>Section ${i}</h2>
+<p>Paragraph ${i} explains <a href="/docs/${i}">topic ${i}</a> with <strong>emphasis</strong>, <em>style</em> and
+<code>inline_code(${i})</code>; it is long enough to look like real prose written by a person about the subject.</p>
+<ul><li><a href="/ref/${i}/a">Reference A</a></li><li><a href="/ref/${i}/b">Reference B</a></li></ul>
+<pre><code class="language-ts">const value${i} = compute(${i});\nconsole.log(value${i});</code></pre>
+<table><tr><th>Key</th><th>Value</th></tr><tr><td>k${i}</td><td>v${i}</td></tr></table></section>\n`;
+    sections.push(section);
+    size += section.length;
+  }
+  const nav = Array.from({ length: 60 }, (_, i) => `<li><a href="/nav/${i}">Nav ${i}</a></li>`).join('');
+  return `<!doctype html><html><head><title>Big</title></head><body><nav><ul>${nav}</ul></nav>
+<main><article><h1>Big page</h1>${sections.join('')}</article></main><footer>Footer</footer></body></html>`;
+}
+
+function bestOf(runs: number, work: () => void): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i += 1) {
+    const started = performance.now();
+    work();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
+describe('convertPage speed', () => {
+  it('converts a 200 KB page in bounded time', () => {
+    const html = bigPage(200);
+    const page = convertPage(html, 'https://e.com/'); // also warms the JIT
+    expect(page.markdown).toContain('## Section 0');
+    expect(page.markdown).toContain('```ts\nconst value1 = compute(1);\nconsole.log(value1);\n```');
+    expect(page.markdown).not.toContain('Nav 1');
+    expect(page.links.length).toBeGreaterThan(1000);
+    // Measured ~150 ms on a loaded 2-core box (see README); the bound only
+    // catches gross regressions without failing on a busy CI machine.
+    expect(bestOf(3, () => convertPage(html, 'https://e.com/'))).toBeLessThan(1500);
+  });
+
+  it('converts Markdown in time linear in the page size', () => {
+    // node-html-markdown alone is quadratic on one big piece; the chunking must keep it linear.
+    const small = parseHtmlDocument(bigPage(60)).body;
+    const large = parseHtmlDocument(bigPage(240)).body;
+    elementToMarkdown(small);
+    elementToMarkdown(large);
+    const ratio = bestOf(3, () => elementToMarkdown(large)) / bestOf(3, () => elementToMarkdown(small));
+    expect(ratio).toBeLessThan(8); // linear ≈ 4, quadratic ≈ 16
+  });
+});
+
+describe('convertPage on hostile structure', () => {
+  it('survives nesting deeper than the call stack', () => {
+    const depth = 20_000;
+    const html = `<body>${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}<p>after</p></body>`;
+    const page = convertPage(html, 'https://e.com/');
+    expect(page.text).toContain('deep text');
+    expect(page.text).toContain('after');
+  });
+});

@@ -1,0 +1,145 @@
+import { Readability } from '@mozilla/readability';
+import type { HtmlDocument } from './parse-document.js';
+
+/** Below this many characters of text, Readability's pick is compared with the plain fallback. */
+const SHORT_TEXT = 200;
+/**
+ * Readability over linkedom costs roughly 20–40 ms per 1,000 elements on this
+ * project's machines (its scoring re-reads text and re-queries subtrees), so
+ * above this many elements the linear fallback is used instead. A typical
+ * article page is well below it; very large pages (long documentation,
+ * listings) mostly mark their content with <main>/<article> anyway.
+ */
+export const READABILITY_MAX_ELEMENTS = 3_000;
+/**
+ * Readability's cost explodes on deep nesting (ancestor walks and subtree
+ * text reads per node: 100 nested <div>s take over a second, 1,000 over
+ * 30 s). Real pages nest 15–60 deep; deeper ones are broken or hostile.
+ */
+export const READABILITY_MAX_DEPTH = 80;
+
+/** Elements never part of a page's content. */
+const NOISE_TAGS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'SVG',
+  'CANVAS',
+  'FORM',
+  'BUTTON',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'DIALOG',
+  'NAV',
+  'FOOTER',
+  'ASIDE',
+]);
+const CONTENT_ROOTS = new Set(['MAIN', 'ARTICLE']);
+
+/**
+ * Removes noise under `root` in one walk (cheaper than a CSS query over
+ * linkedom): noise elements, hidden ones, and `<header>`s that are not
+ * inside a `<main>`/`<article>` (site headers, not article headers).
+ */
+function removeNoise(root: Element): void {
+  const doomed: Element[] = [];
+  const stack: [Element, boolean][] = [];
+  const push = (parent: Element, inContent: boolean) => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling)
+      stack.push([child, inContent]);
+  };
+  const rootTag = root.tagName.toUpperCase();
+  push(root, CONTENT_ROOTS.has(rootTag) || root.getAttribute('role') === 'main');
+  while (stack.length > 0) {
+    const [element, inContent] = stack.pop()!;
+    const tag = element.tagName.toUpperCase();
+    if (
+      NOISE_TAGS.has(tag) ||
+      element.hasAttribute('hidden') ||
+      element.getAttribute('aria-hidden') === 'true' ||
+      (tag === 'HEADER' && !inContent)
+    ) {
+      doomed.push(element);
+      continue;
+    }
+    push(element, inContent || CONTENT_ROOTS.has(tag) || element.getAttribute('role') === 'main');
+  }
+  for (const element of doomed) element.remove();
+}
+
+/** The main content picked from a page, and how it was found. */
+export interface MainContent {
+  element: Element;
+  source: 'readability' | 'fallback';
+}
+
+function textLength(element: Element | null | undefined): number {
+  return (element?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+/**
+ * The page's `<main>`, else its only `<article>`, else its `<body>`, with
+ * navigation, footers, asides, scripts and form controls removed (and a
+ * site `<header>` outside main/article too).
+ */
+export function fallbackContent(document: HtmlDocument): Element {
+  const articles = document.getElementsByTagName('article');
+  const root =
+    document.querySelector('main, [role="main"]') ??
+    (articles.length === 1 ? articles[0] : null) ??
+    document.body ??
+    document.documentElement;
+  removeNoise(root);
+  return root;
+}
+
+/** How {@link extractMainContent} may work on a document. */
+export interface MainContentOptions {
+  /** Classes Readability must keep (code block languages). */
+  keepClasses: string[];
+  /** Elements in the document and their deepest nesting: too many or too deep and Readability is skipped. */
+  elementCount: number;
+  maxDepth: number;
+  /** A fresh, prepared copy of the page (Readability changes the one it reads). */
+  reparse: () => HtmlDocument;
+}
+
+/**
+ * Picks the main content with Readability (which changes `document`, so
+ * read everything else from it first). When Readability finds nothing, or
+ * only a little text (short pages, where its scoring is unreliable), the
+ * page is parsed again by `reparse` and its cleaned `<main>`/`<article>`/
+ * `<body>` is used instead, unless that holds no text at all. Pages with
+ * more than {@link READABILITY_MAX_ELEMENTS} elements or deeper than
+ * {@link READABILITY_MAX_DEPTH} go straight to that fallback.
+ */
+export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
+  if (options.elementCount > READABILITY_MAX_ELEMENTS || options.maxDepth > READABILITY_MAX_DEPTH) {
+    return { element: fallbackContent(document), source: 'fallback' };
+  }
+  let picked: Element | null = null;
+  try {
+    const article = new Readability(document, {
+      // Hands back the content element itself rather than re-serialised HTML.
+      serializer: (element: Node) => element as unknown as string,
+      classesToPreserve: options.keepClasses,
+      disableJSONLD: true,
+    }).parse();
+    picked = (article?.content as unknown as Element | null | undefined) ?? null;
+  } catch {
+    picked = null; // a DOM Readability cannot handle
+  }
+  const pickedLength = textLength(picked);
+  if (picked && pickedLength >= SHORT_TEXT) return { element: picked, source: 'readability' };
+  // On a short page Readability's scoring is unreliable (it tends to keep
+  // navigation and drop the heading); the plain cleaned <main>/<body> wins
+  // unless it is empty.
+  const fallback = fallbackContent(options.reparse());
+  if (!picked || textLength(fallback) > 0) return { element: fallback, source: 'fallback' };
+  return { element: picked, source: 'readability' };
+}

@@ -1,0 +1,211 @@
+import type { HtmlDocument } from './parse-document.js';
+
+/** Collapses runs of whitespace to one space and trims. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The URL relative links of the document resolve against: its `<base href>`
+ * (itself resolved against the page URL), else the page URL; null when
+ * neither is a valid absolute URL.
+ */
+export function documentBaseUrl(document: HtmlDocument, pageUrl: string): URL | null {
+  let page: URL | null = null;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    page = null;
+  }
+  // <base> lives in <head> (parseHtmlDocument moves a stray one there).
+  const baseHref = Array.from(document.head?.children ?? [])
+    .find((child) => child.tagName.toUpperCase() === 'BASE' && child.hasAttribute('href'))
+    ?.getAttribute('href')
+    ?.trim();
+  if (baseHref) {
+    try {
+      return new URL(baseHref, page ?? undefined);
+    } catch {
+      // an invalid <base href> is ignored, as browsers do
+    }
+  }
+  return page;
+}
+
+/**
+ * Resolves an `href` to an absolute http(s) URL without its fragment, or
+ * null for other schemes (`javascript:`, `mailto:`, `tel:`, `data:`) and
+ * unparsable values.
+ */
+export function resolveHttpUrl(href: string | null | undefined, base: URL | null): string | null {
+  if (href === null || href === undefined) return null;
+  const trimmed = href.trim();
+  if (!trimmed) return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed, base ?? undefined);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  return url.href;
+}
+
+/** What {@link scanPage} learns from the whole page in one walk. */
+export interface PageFacts {
+  /** `og:title`, else `<title>`, else the first `<h1>`. */
+  title: string | null;
+  canonicalUrl: string | null;
+  /** Every `<a href>` (navigation included, `nofollow` too) as absolute http(s) URLs without fragments, deduplicated, in order. */
+  links: string[];
+  /** h1–h3 text in order, outside nav/footer/aside, exact repeats dropped. */
+  headings: string[];
+  /** `language-x` classes of code blocks, which content extraction must keep. */
+  codeLanguageClasses: string[];
+  /** Elements in the document, and how deep they nest (decide whether Readability is affordable). */
+  elementCount: number;
+  maxDepth: number;
+}
+
+const TEXT_NODE = 3;
+const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
+
+/**
+ * Walks the document once (linkedom's CSS selector engine costs a full
+ * walk per query, so one hand-written walk replaces a dozen queries) and
+ * both reads the page facts and readies the DOM for content extraction:
+ * - link and image URLs become absolute (content cut out of the page keeps
+ *   working links); `javascript:` links lose their `href`;
+ * - a code block's language goes where the Markdown converter looks for it
+ *   (`language-x` on the `<code>`, from `lang-x`/`language-x` on the code
+ *   or its `<pre>`), and the trailing newline most sites leave inside
+ *   `<pre><code>` is dropped (it would become an empty line in the fence).
+ */
+export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
+  let ogTitle: string | null = null;
+  let titleText: string | null = null;
+  let firstH1: string | null = null;
+  let canonicalUrl: string | null = null;
+  const links = new Set<string>();
+  const headings: string[] = [];
+  const seenHeadings = new Set<string>();
+  const languages = new Set<string>();
+  let elementCount = 0;
+  let maxDepth = 0;
+
+  const absolute = (value: string): string | null => {
+    try {
+      return new URL(value.trim(), base ?? undefined).href;
+    } catch {
+      return null;
+    }
+  };
+
+  /** Returns whether to descend into the element. */
+  const visit = (element: Element, inChrome: boolean): boolean => {
+    elementCount += 1;
+    const tag = element.tagName.toUpperCase();
+    switch (tag) {
+      case 'A': {
+        const href = element.getAttribute('href');
+        if (href === null) break;
+        const link = resolveHttpUrl(href, base);
+        if (link) links.add(link);
+        if (/^\s*javascript:/i.test(href)) element.removeAttribute('href');
+        else {
+          const resolved = absolute(href);
+          if (resolved) element.setAttribute('href', resolved);
+        }
+        break;
+      }
+      case 'IMG': {
+        const src = element.getAttribute('src');
+        if (src && !/^\s*data:/i.test(src)) {
+          const resolved = absolute(src);
+          if (resolved) element.setAttribute('src', resolved);
+        }
+        break;
+      }
+      case 'META': {
+        const key = element.getAttribute('property') ?? element.getAttribute('name');
+        if (ogTitle === null && key?.toLowerCase() === 'og:title') {
+          ogTitle = collapseWhitespace(element.getAttribute('content') ?? '') || null;
+        }
+        break;
+      }
+      case 'TITLE':
+        if (titleText === null) titleText = collapseWhitespace(element.textContent ?? '') || null;
+        return false;
+      case 'LINK': {
+        const rel = (element.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+        if (canonicalUrl === null && rel.includes('canonical')) {
+          canonicalUrl = resolveHttpUrl(element.getAttribute('href'), base);
+        }
+        break;
+      }
+      case 'H1':
+      case 'H2':
+      case 'H3': {
+        const text = collapseWhitespace(element.textContent ?? '');
+        if (tag === 'H1' && firstH1 === null && text) firstH1 = text;
+        if (text && !inChrome && !seenHeadings.has(text)) {
+          seenHeadings.add(text);
+          headings.push(text);
+        }
+        break;
+      }
+      case 'PRE': {
+        const code = element.querySelector('code');
+        const last = code?.lastChild ?? element.lastChild;
+        if (last && last.nodeType === TEXT_NODE && last.textContent) {
+          last.textContent = last.textContent.replace(/\s+$/, '');
+        }
+        const language = LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1];
+        if (language && code) {
+          languages.add(`language-${language}`);
+          code.classList.add(`language-${language}`);
+        }
+        break;
+      }
+      case 'CODE': {
+        const language = LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1];
+        if (language) {
+          languages.add(`language-${language}`);
+          if (!element.classList.contains(`language-${language}`))
+            element.classList.add(`language-${language}`);
+        }
+        break;
+      }
+      case 'SCRIPT':
+      case 'STYLE':
+      case 'TEMPLATE':
+        return false; // nothing of interest inside
+    }
+    return true;
+  };
+  // Iterative, in document order: malformed pages can nest deeper than the call stack.
+  const stack: [Element, boolean, number][] = document.documentElement
+    ? [[document.documentElement, false, 1]]
+    : [];
+  while (stack.length > 0) {
+    const [element, inChrome, depth] = stack.pop()!;
+    if (depth > maxDepth) maxDepth = depth;
+    if (!visit(element, inChrome)) continue;
+    const childChrome = inChrome || CHROME.has(element.tagName.toUpperCase());
+    const children: Element[] = [];
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push([children[i]!, childChrome, depth + 1]);
+  }
+
+  return {
+    title: ogTitle ?? titleText ?? firstH1,
+    canonicalUrl,
+    links: [...links],
+    headings,
+    codeLanguageClasses: [...languages],
+    elementCount,
+    maxDepth,
+  };
+}

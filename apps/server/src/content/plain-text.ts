@@ -1,0 +1,164 @@
+/** Blocks separated from their neighbours by a blank line. */
+const PARAGRAPH_BLOCKS = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'DETAILS',
+  'DIALOG',
+  'DL',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HGROUP',
+  'HR',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'TABLE',
+  'UL',
+]);
+/** Blocks that start a new line but not a new paragraph. */
+const LINE_BLOCKS = new Set([
+  'DIV',
+  'LI',
+  'DT',
+  'DD',
+  'TR',
+  'CAPTION',
+  'SUMMARY',
+  'LEGEND',
+  'OPTION',
+  'CENTER',
+]);
+/** Never shown as text. */
+const SKIPPED = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'HEAD',
+  'SVG',
+  'CANVAS',
+  'IFRAME',
+  'OBJECT',
+]);
+
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+
+/**
+ * Builds plain text as a list of pieces and breaks. Inline whitespace is
+ * collapsed to single spaces; `<pre>` keeps its own; a break of 2 is a
+ * blank line, of 1 a newline, and consecutive breaks keep the strongest.
+ */
+class TextBuilder {
+  private readonly out: string[] = [];
+  private line = '';
+  private pendingBreak = 0;
+
+  text(raw: string): void {
+    const collapsed = raw.replace(/\s+/g, ' ');
+    const atGap = this.line === '' || this.line.endsWith(' ') || this.line.endsWith('\t');
+    if (!collapsed.trim() && atGap) return;
+    this.startLine();
+    this.line += atGap ? collapsed.replace(/^ /, '') : collapsed;
+  }
+
+  cell(): void {
+    if (this.line !== '' && !this.line.endsWith('\t')) this.line = `${this.line.trimEnd()}\t`;
+  }
+
+  preformatted(raw: string): void {
+    this.breakAt(2);
+    this.startLine();
+    this.line += raw.replace(/^\n/, '').replace(/\s+$/, '');
+    this.breakAt(2);
+  }
+
+  breakAt(strength: number): void {
+    this.flushLine();
+    this.pendingBreak = Math.max(this.pendingBreak, strength);
+  }
+
+  finish(): string {
+    this.flushLine();
+    return this.out.join('');
+  }
+
+  private startLine(): void {
+    if (this.pendingBreak > 0 && this.out.length > 0) this.out.push(this.pendingBreak >= 2 ? '\n\n' : '\n');
+    this.pendingBreak = 0;
+  }
+
+  private flushLine(): void {
+    const line = this.line.replace(/[ \t]+$/, '');
+    if (line.trim()) this.out.push(line);
+    this.line = '';
+  }
+}
+
+/** A step of the walk: a node to enter, or an element to leave. */
+type Step = { enter: Node } | { leave: string; strength: number };
+
+/** Walks iteratively: malformed pages can nest deeper than the call stack. */
+function walk(root: Element, builder: TextBuilder): void {
+  const stack: Step[] = [];
+  const pushChildren = (parent: Node) => {
+    const children: Node[] = [];
+    for (let child = parent.firstChild; child; child = child.nextSibling) children.push(child);
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push({ enter: children[i]! });
+  };
+  pushChildren(root);
+  while (stack.length > 0) {
+    const step = stack.pop()!;
+    if ('leave' in step) {
+      if (step.leave === 'TD' || step.leave === 'TH') builder.cell();
+      if (step.strength) builder.breakAt(step.strength);
+      continue;
+    }
+    const node = step.enter;
+    if (node.nodeType === TEXT_NODE) {
+      builder.text(node.textContent ?? '');
+      continue;
+    }
+    if (node.nodeType !== ELEMENT_NODE) continue;
+    const tag = (node as Element).tagName.toUpperCase();
+    if (SKIPPED.has(tag)) continue;
+    if (tag === 'BR') {
+      builder.breakAt(1);
+      continue;
+    }
+    if (tag === 'PRE') {
+      builder.preformatted(node.textContent ?? '');
+      continue;
+    }
+    const strength = PARAGRAPH_BLOCKS.has(tag) ? 2 : LINE_BLOCKS.has(tag) ? 1 : 0;
+    if (strength) builder.breakAt(strength);
+    stack.push({ leave: tag, strength });
+    pushChildren(node);
+  }
+}
+
+/**
+ * The plain text of an element, as a reader would see it: one line per
+ * block, a blank line between paragraphs, headings and lists, table cells
+ * separated by tabs, `<pre>` kept verbatim, whitespace collapsed elsewhere.
+ */
+export function elementToText(root: Element): string {
+  const builder = new TextBuilder();
+  walk(root, builder);
+  return builder.finish();
+}
