@@ -30,6 +30,8 @@ export interface PageFetcherLike {
   fetchPage(url: string, options?: FetchPageOptions): Promise<FetchedPage>;
   /** Raw text of a URL (robots.txt, sitemaps), same guard; null on 404/410. */
   fetchText?(url: string, options?: FetchPageOptions): Promise<string | null>;
+  /** robots.txt of an origin for this server's agent: sitemaps, crawl-delay, rules (cached). */
+  robotsFor?(origin: string): Promise<RobotsInfo>;
   close(): Promise<void>;
 }
 
