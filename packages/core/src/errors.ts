@@ -19,7 +19,14 @@ export class WebDataError extends Error {
   override name = 'WebDataError';
 }
 
-/** What the server said, as {@link errorFromResponse} reads it. */
+/**
+ * What the server said, as {@link errorFromResponse} reads it.
+ *
+ * @example
+ * ```ts
+ * const error = new NotFoundError({ status: 404, code: 'not_found', message: 'no such run' });
+ * ```
+ */
 export interface ApiErrorInit {
   status: number;
   code: string;

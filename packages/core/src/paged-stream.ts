@@ -3,7 +3,14 @@ import { WebDataError } from './errors.js';
 import { lastValueAbortable } from './internal/abort.js';
 import { type CursorPage, paginate } from './operators/paginate.js';
 
-/** A page as a {@link PagedStream} reads it. */
+/**
+ * A page as a {@link PagedStream} reads it.
+ *
+ * @example
+ * ```ts
+ * const page: ItemPage<number> = { data: [1, 2, 3], next_cursor: 'c2' };
+ * ```
+ */
 export interface ItemPage<T> extends CursorPage {
   data: T[];
 }

@@ -30,7 +30,14 @@ export interface Logger {
   warn?(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** How a {@link Transport} talks to the server. */
+/**
+ * How a {@link Transport} talks to the server.
+ *
+ * @example
+ * ```ts
+ * new Transport({ baseUrl: 'http://127.0.0.1:8787', apiKey, connections: 16, timeoutMs: 10_000 });
+ * ```
+ */
 export interface TransportOptions {
   /** The server's origin (`http://127.0.0.1:8080`); `/api/v1` is added unless already there. */
   baseUrl: string;
@@ -50,7 +57,14 @@ export interface TransportOptions {
   random?: (() => number) | undefined;
 }
 
-/** One HTTP request, relative to `{baseUrl}/api/v1`. */
+/**
+ * One HTTP request, relative to `{baseUrl}/api/v1`.
+ *
+ * @example
+ * ```ts
+ * transport.send$({ method: 'GET', path: `/runs/${id}`, query: { wait: 10 }, allowNotModified: true });
+ * ```
+ */
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below `/api/v1`, e.g. `/runs/run_1`. Path segments must already be encoded. */
@@ -69,7 +83,14 @@ export interface HttpRequest {
   allowNotModified?: boolean | undefined;
 }
 
-/** A 2xx (or allowed 304) answer: status, headers, parsed JSON body (undefined when empty). */
+/**
+ * A 2xx (or allowed 304) answer: status, headers, parsed JSON body (undefined when empty).
+ *
+ * @example
+ * ```ts
+ * transport.send$({ method: 'GET', path: '/runs' }).subscribe((response) => console.log(response.status, response.requestId));
+ * ```
+ */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -346,6 +367,12 @@ function readJson(text: string, status: number, requestId: string | undefined): 
 /**
  * Parses a response body with a (lenient) contract schema; a mismatch is a
  * {@link ResponseValidationError} carrying zod's issues.
+ *
+ * @example
+ * ```ts
+ * import { RunLenient } from '@webdata/contract';
+ * transport.send$({ method: 'GET', path: `/runs/${id}` }).pipe(map((response) => parseBody(response, RunLenient)));
+ * ```
  */
 export function parseBody<S extends z.ZodType>(response: HttpResponse, schema: S): z.output<S> {
   const parsed = schema.safeParse(response.body);

@@ -345,6 +345,20 @@ describe('against a foreign-shaped server', () => {
     expect(outcome.invalidResults[0]!.error.issues[0]!.path).toEqual(['price']);
   });
 
+  it('ends a cancelled run without results unless asked to read them', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.path.endsWith('/results'))
+        return { status: 200, body: { data: [{ id: 'r_done' }], next_cursor: null } };
+      return { status: 200, body: foreignRun('run_c', 'cancelled') };
+    });
+    const plain = await collectRun(client.runs.follow('run_c'));
+    expect(plain.run.status).toBe('cancelled');
+    expect(plain.results).toEqual([]);
+    expect(server.seen('/api/v1/runs/run_c/results')).toHaveLength(0);
+    const partial = await collectRun(client.runs.follow('run_c', { includeCancelledResults: true }));
+    expect(partial.results.map((r) => r.id)).toEqual(['r_done']);
+  });
+
   it('uses If-None-Match and treats 304 as unchanged', async () => {
     let polls = 0;
     const { server, client } = await setup((req) => {

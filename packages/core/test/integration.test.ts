@@ -5,7 +5,14 @@ import { filter, lastValueFrom, toArray } from 'rxjs';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConflictError, collectRun, createClient, type RunEvent, type WebDataClient } from '../src/index.js';
+import {
+  ConflictError,
+  collectRun,
+  createClient,
+  NotFoundError,
+  type RunEvent,
+  type WebDataClient,
+} from '../src/index.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
 import { type RealServer, startRealServer } from './real-server.js';
 
@@ -83,6 +90,21 @@ describe('the client against the real server', () => {
     const content = await client.runs.content(outcome.run.id, first.id, { format: 'markdown' });
     expect(String(content.content)).toContain('Hello from');
     expect(client.capabilities.longPoll).toBe(true);
+  });
+
+  it('expands content client-side, searches what was crawled, and reports a missing screenshot', async () => {
+    const { run } = await collectRun(client.crawl({ urls: [`${site.url}/d`], collection: 'core-it' }));
+    const [result] = await client.runs
+      .results(run.id, { expand: ['content'], contentFormat: 'text' })
+      .toArray();
+    expect(String(result?.content?.content)).toContain('The deepest page.');
+    const answer = await client.search({ query: 'deepest', collection: 'core-it' });
+    expect(answer.data.map((hit) => hit.url)).toContain(`${site.url}/d`);
+    await expect(client.runs.screenshot(run.id, result!.id)).rejects.toBeInstanceOf(NotFoundError);
+    const collections = await client.collections.list();
+    expect(collections.data.map((c) => c.name)).toContain('core-it');
+    await client.runs.delete(run.id);
+    await expect(client.runs.get(run.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('deep-crawls a site end to end, with status snapshots on the way', async () => {

@@ -10,7 +10,14 @@ import {
 } from 'rxjs';
 import { WebDataError } from '../errors.js';
 
-/** The part of a page {@link paginate} needs: its cursor to the next page. */
+/**
+ * The part of a page {@link paginate} needs: its cursor to the next page.
+ *
+ * @example
+ * ```ts
+ * const last: CursorPage = { next_cursor: null };
+ * ```
+ */
 export interface CursorPage {
   next_cursor?: string | null | undefined;
 }

@@ -15,7 +15,14 @@ import {
   timer,
 } from 'rxjs';
 
-/** One answer of a poll request. */
+/**
+ * One answer of a poll request.
+ *
+ * @example
+ * ```ts
+ * const answer: PollAnswer<string> = { value: 'running', hintMs: 1_000 };
+ * ```
+ */
 export interface PollAnswer<T> {
   /** The fresh value; absent when the server said "not modified" (304). */
   value?: T | undefined;
@@ -25,7 +32,14 @@ export interface PollAnswer<T> {
   longPolled?: boolean | undefined;
 }
 
-/** How {@link pollAdaptive} spaces its requests. */
+/**
+ * How {@link pollAdaptive} spaces its requests.
+ *
+ * @example
+ * ```ts
+ * createClient({ baseUrl, apiKey, poll: { initialMs: 500, maxMs: 10_000, factor: 2 } });
+ * ```
+ */
 export interface AdaptivePollPolicy {
   /** Delay after a change (and before the second request), in ms. */
   initialMs: number;
@@ -41,7 +55,14 @@ export interface AdaptivePollPolicy {
   minLongPollMs?: number;
 }
 
-/** Default schedule: 250 ms, then ×1.5 per unchanged answer, up to 5 s. */
+/**
+ * Default schedule: 250 ms, then ×1.5 per unchanged answer, up to 5 s.
+ *
+ * @example
+ * ```ts
+ * pollAdaptive(request, { ...DEFAULT_POLL_POLICY, maxMs: 2_000 });
+ * ```
+ */
 export const DEFAULT_POLL_POLICY: AdaptivePollPolicy = {
   initialMs: 250,
   maxMs: 5_000,
@@ -49,7 +70,14 @@ export const DEFAULT_POLL_POLICY: AdaptivePollPolicy = {
   minLongPollMs: 1_000,
 };
 
-/** State of the adaptive schedule between two answers. */
+/**
+ * State of the adaptive schedule between two answers.
+ *
+ * @example
+ * ```ts
+ * let state: PollScheduleState = { intervalMs: 250, lastKey: undefined };
+ * ```
+ */
 export interface PollScheduleState {
   intervalMs: number;
   lastKey: string | undefined;
@@ -61,6 +89,13 @@ export interface PollScheduleState {
  * never sooner than the server's hint (`x-poll-after-ms`, `Retry-After`).
  * After a genuine long poll it is 0: the server already waited for a change,
  * so the hint (meant for plain pollers) does not apply.
+ *
+ * @example
+ * ```ts
+ * const policy = { initialMs: 250, maxMs: 5_000, factor: 2 };
+ * nextPollDelay({ intervalMs: 1_000, lastKey: 'a' }, policy, { changed: false, elapsedMs: 5 }).delayMs; // 2000
+ * nextPollDelay({ intervalMs: 1_000, lastKey: 'a' }, policy, { changed: true, elapsedMs: 5 }).delayMs; // 250
+ * ```
  */
 export function nextPollDelay(
   state: PollScheduleState,

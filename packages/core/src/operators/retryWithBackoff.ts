@@ -8,7 +8,14 @@ import {
 } from 'rxjs';
 import { type BackoffPolicy, DEFAULT_BACKOFF, retryDelayMs } from '../internal/backoff.js';
 
-/** Configuration of {@link retryWithBackoff}. */
+/**
+ * Configuration of {@link retryWithBackoff}.
+ *
+ * @example
+ * ```ts
+ * source$.pipe(retryWithBackoff({ maxRetries: 5, baseDelayMs: 100, maxDelayMs: 5_000, shouldRetry: (e) => e instanceof ConnectionError }));
+ * ```
+ */
 export interface RetryWithBackoffConfig extends Partial<BackoffPolicy> {
   /** Whether this error, on this retry (0-based), is worth another attempt. */
   shouldRetry: (error: unknown, attempt: number) => boolean;

@@ -12,7 +12,14 @@ import { segment } from '../internal/encode.js';
 import { PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 
-/** Options of {@link Results.list}. */
+/**
+ * Options of {@link Results.list}.
+ *
+ * @example
+ * ```ts
+ * client.runs.results(id, { status: 'succeeded', pageSize: 200, expand: ['content'] });
+ * ```
+ */
 export interface ResultsOptions {
   /** Only results in this state. */
   status?: 'succeeded' | 'failed' | undefined;
@@ -29,15 +36,37 @@ export interface ResultsOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** A result, with its content when `expand: ['content']` asked for it. */
+/**
+ * A result, with its content when `expand: ['content']` asked for it.
+ *
+ * @example
+ * ```ts
+ * for await (const r of client.runs.results(id, { expand: ['content'], contentFormat: 'markdown' })) {
+ *   console.log(r.url, r.content?.content);
+ * }
+ * ```
+ */
 export type ExpandedResult = ResultLenient & { content?: ResultContentLenient | undefined };
 
-/** One page of results. */
+/**
+ * One page of results.
+ *
+ * @example
+ * ```ts
+ * const page: ResultPage = await client.runs.resultsPage(id, { limit: 20 });
+ * if (page.next_cursor) await client.runs.resultsPage(id, { limit: 20, cursor: page.next_cursor });
+ * ```
+ */
 export type ResultPage = z.infer<typeof ResultPageLenient>;
 
 /**
  * The results of runs: paged lists, content and screenshots. Reached as
  * `client.runs.results(…)`, `client.runs.content(…)`, `client.runs.screenshot(…)`.
+ *
+ * @example
+ * ```ts
+ * const { url } = await client.runs.screenshot(runId, resultId);
+ * ```
  */
 export class Results {
   readonly #transport: Transport;

@@ -42,11 +42,18 @@ import { distinctSnapshot } from '../operators/distinctSnapshot.js';
 import { PagedStream } from '../paged-stream.js';
 import type { RunEvent, RunOptions, RunResult } from '../run-events.js';
 import type { Transport } from '../transport.js';
-import type { ExpandedResult, Results, ResultsOptions } from './results.js';
+import type { ExpandedResult, ResultPage, Results, ResultsOptions } from './results.js';
 
 type RunPage = z.infer<typeof RunPageLenient>;
 
-/** Options of a one-shot call: its `AbortSignal`. */
+/**
+ * Options of a one-shot call: its `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * await client.runs.get(id, { signal: AbortSignal.timeout(5_000) });
+ * ```
+ */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
@@ -54,7 +61,14 @@ export interface CallOptions {
 /** An extraction body whose `schema` is a zod object schema instead of JSON Schema. */
 export type TypedExtractRequest<S extends z.ZodType> = Omit<ExtractRequest, 'schema'> & { schema: S };
 
-/** Where a run is created, and with which contract schema its body is checked before sending. */
+/**
+ * Where a run is created, and with which contract schema its body is checked before sending.
+ *
+ * @example
+ * ```ts
+ * client.runs.start$('crawl', { urls: ['https://example.org/'] }).subscribe((run) => console.log(run.id));
+ * ```
+ */
 export type RunKind = 'extract' | 'crawl' | 'deep-crawl' | 'runs';
 
 const CREATE_PATHS: Record<RunKind, { path: string; schema: z.ZodType }> = {
@@ -213,6 +227,26 @@ export class Runs {
    */
   results(runId: string, options: ResultsOptions = {}): PagedStream<ExpandedResult> {
     return this.#results.list(runId, options);
+  }
+
+  /**
+   * One page of a run's results, for callers that page explicitly (a table with "next").
+   *
+   * @example
+   * ```ts
+   * const { data, next_cursor } = await client.runs.resultsPage(id, { limit: 20, status: 'failed' });
+   * ```
+   */
+  resultsPage(
+    runId: string,
+    query: {
+      cursor?: string | undefined;
+      limit?: number | undefined;
+      status?: 'succeeded' | 'failed' | undefined;
+    } = {},
+    options: CallOptions = {},
+  ): Promise<ResultPage> {
+    return lastValueAbortable(this.#results.page$(runId, query), options.signal);
   }
 
   /**

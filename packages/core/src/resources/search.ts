@@ -12,9 +12,23 @@ import { PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 import type { CallOptions } from './runs.js';
 
-/** A search hit, read leniently. */
+/**
+ * A search hit, read leniently.
+ *
+ * @example
+ * ```ts
+ * for await (const hit of client.searchAll({ query: 'install' })) console.log((hit satisfies SearchHit).url);
+ * ```
+ */
 export type SearchHit = z.infer<typeof SearchHitLenient>;
-/** A page of collections. */
+/**
+ * A page of collections.
+ *
+ * @example
+ * ```ts
+ * const { data }: CollectionPage = await client.collections.list();
+ * ```
+ */
 export type CollectionPage = z.infer<typeof CollectionPageLenient>;
 
 /**
