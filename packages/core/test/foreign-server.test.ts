@@ -105,8 +105,9 @@ describe('against a foreign-shaped server', () => {
     expect(firstResult.result.vendor).toBe(1); // unknown fields kept
     expect((events[0] as Extract<RunEvent, { type: 'created' }>).run.vendor_region).toBe('eu-1');
     const gets = server.seen('/api/v1/runs/run_f1', 'GET').filter((r) => !r.path.includes('/results'));
-    expect(gets[0]!.query.get('wait')).toBe('1');
-    expect(gets.slice(1).every((r) => !r.query.has('wait'))).toBe(true);
+    expect(gets[0]!.query.has('wait')).toBe(false); // the first read is plain
+    expect(gets[1]!.query.get('wait')).toBe('1');
+    expect(gets.slice(2).every((r) => !r.query.has('wait'))).toBe(true);
     expect(client.capabilities.longPoll).toBe(false);
   });
 

@@ -44,6 +44,14 @@ export interface PollOptions extends Partial<AdaptivePollPolicy> {
   batch?: boolean | undefined;
 }
 
+/** What one run's poller remembers between requests. */
+interface PollState {
+  /** The last ETag the server sent, for `If-None-Match`. */
+  value?: string | undefined;
+  /** Whether the server has answered once (long polls start from the second request). */
+  answered: boolean;
+}
+
 /** The server's hint for the next poll: `x-poll-after-ms`, else `Retry-After`. */
 function pollHint(headers: HttpResponse['headers']): number | undefined {
   const raw = headerValue(headers, 'x-poll-after-ms');
@@ -149,7 +157,7 @@ export class RunWatcher {
 
   #poll$(runId: string): Observable<RunLenient> {
     return defer(() => {
-      const etag: { value?: string | undefined } = {};
+      const etag: PollState = { answered: false };
       return pollAdaptive(() => this.#fetchRun$(runId, etag), {
         ...this.#policy,
         key: runSnapshotKey,
@@ -158,9 +166,13 @@ export class RunWatcher {
     });
   }
 
-  #fetchRun$(runId: string, etag: { value?: string | undefined }): Observable<PollAnswer<RunLenient>> {
+  #fetchRun$(runId: string, etag: PollState): Observable<PollAnswer<RunLenient>> {
+    // The first read is a plain one: a long poll without a version to compare
+    // against may wait for the *next* change and skip the state we have not seen yet.
     const wait =
-      this.#capabilities.longPoll !== false && this.#longPollSeconds > 0 ? this.#longPollSeconds : undefined;
+      etag.answered && this.#capabilities.longPoll !== false && this.#longPollSeconds > 0
+        ? this.#longPollSeconds
+        : undefined;
     return this.#transport
       .send$({
         method: 'GET',
@@ -179,10 +191,14 @@ export class RunWatcher {
           }
           const newEtag = headerValue(response.headers, 'etag');
           if (newEtag) etag.value = newEtag;
+          etag.answered = true;
           return {
             value: response.status === 304 ? undefined : parseBody(response, RunLenient),
             hintMs: pollHint(response.headers),
             longPolled: wait !== undefined && honoured,
+            // After the first, plain read the next request long-polls (if the server may support it).
+            immediate:
+              wait === undefined && this.#capabilities.longPoll !== false && this.#longPollSeconds > 0,
           };
         }),
         catchError((error: unknown) => {

@@ -30,6 +30,8 @@ export interface PollAnswer<T> {
   hintMs?: number | undefined;
   /** True when the server held the request open (long poll) before answering. */
   longPolled?: boolean | undefined;
+  /** Ask again at once: the next request is a long poll, so the server does the waiting. */
+  immediate?: boolean | undefined;
 }
 
 /**
@@ -104,6 +106,7 @@ export function nextPollDelay(
     changed: boolean;
     hintMs?: number | undefined;
     longPolled?: boolean | undefined;
+    immediate?: boolean | undefined;
     elapsedMs: number;
   },
 ): { delayMs: number; state: PollScheduleState } {
@@ -111,7 +114,10 @@ export function nextPollDelay(
     ? policy.initialMs
     : Math.min(policy.maxMs, Math.max(policy.initialMs, state.intervalMs * policy.factor));
   // The server held the request until something changed (or its wait ran out): ask again at once.
-  if (answer.longPolled && (answer.changed || answer.elapsedMs >= (policy.minLongPollMs ?? 0))) {
+  if (
+    answer.immediate ||
+    (answer.longPolled && (answer.changed || answer.elapsedMs >= (policy.minLongPollMs ?? 0)))
+  ) {
     return { delayMs: 0, state: { ...state, intervalMs } };
   }
   // "Poll again after N ms" is a floor: never sooner than the server asked, later if backing off anyway.
@@ -169,6 +175,7 @@ export function pollAdaptive<T>(
               changed,
               hintMs: answer.hintMs,
               longPolled: answer.longPolled,
+              immediate: answer.immediate,
               elapsedMs: scheduler.now() - startedAt,
             });
             state = next.state;
