@@ -1,8 +1,26 @@
-// The README's first command ends here: it builds and starts the service on
-// its embedded default. Until the server package exists it says so.
-import { existsSync } from 'node:fs';
+// The README's first command ends here: build the server (and what it
+// depends on) with turbo, then start it on its embedded default
+// (127.0.0.1:8787, SQLite under the user's state folder). Arguments are passed
+// on: `pnpm start -- --port 9000 --data-dir ./data`.
+import { spawnSync } from 'node:child_process';
 
-if (!existsSync(new URL('../apps/server/package.json', import.meta.url))) {
-  console.error('The webdata server is not built yet (apps/server lands with issue 3).');
-  process.exit(1);
-}
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+const build = spawnSync(
+  'pnpm',
+  ['exec', 'turbo', 'run', 'build', '--filter=@webdata/server...', '--output-logs=errors-only'],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
+if (build.status !== 0) process.exit(build.status ?? 1);
+const server = spawnSync(
+  process.execPath,
+  [
+    new URL('../apps/server/bin/webdata-server.mjs', import.meta.url).pathname,
+    'start',
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit', env },
+);
+process.exit(server.status ?? 0);

@@ -24,3 +24,13 @@ export function newId(prefix: 'run' | 'res' | 'itm' | 'key' | 'req', now = Date.
   }
   return `${prefix}_${time}${random}`;
 }
+
+/**
+ * Request ids for this process: a random prefix then a counter, so ids are
+ * unique across processes without paying for randomness on every request.
+ */
+export function requestIds(): () => string {
+  const prefix = newId('req').slice(4, 14 + 6);
+  let counter = 0;
+  return () => `req_${prefix}${(counter++).toString(36)}`;
+}

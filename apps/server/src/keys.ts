@@ -36,14 +36,45 @@ export async function createApiKey(
 export async function verifyApiKey(store: Store, presented: string): Promise<ApiKeyRecord | null> {
   const match = KEY_PATTERN.exec(presented);
   if (!match) return null;
-  const record = await store.findApiKey(match[1]!);
-  if (!record || record.revokedAt !== null) return null;
-  const expected = Buffer.from(record.secretHash, 'hex');
-  const actual = Buffer.from(hashSecret(match[2]!), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual) ? record : null;
+  return secretMatches(await store.findApiKey(match[1]!), match[2]!);
 }
 
 /** A key id shown in lists and logs instead of the key. */
 export function keyIdOf(presented: string): string | null {
   return KEY_PATTERN.exec(presented)?.[1] ?? null;
+}
+
+/**
+ * Verifies keys with their records cached for `ttlMs` (by key id; the secret
+ * is still hashed and compared on every request), so a hot key costs no
+ * database read. A revocation takes effect within `ttlMs`, in every process.
+ */
+export class ApiKeyCache {
+  private readonly records = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs = 1000,
+  ) {}
+
+  async verify(presented: string): Promise<ApiKeyRecord | null> {
+    const match = KEY_PATTERN.exec(presented);
+    if (!match) return null;
+    const id = match[1]!;
+    const now = Date.now();
+    let cached = this.records.get(id);
+    if (!cached || cached.until < now) {
+      if (this.records.size > 10_000) this.records.clear();
+      cached = { record: await this.store.findApiKey(id), until: now + this.ttlMs };
+      this.records.set(id, cached);
+    }
+    return secretMatches(cached.record, match[2]!);
+  }
+}
+
+function secretMatches(record: ApiKeyRecord | null, secret: string): ApiKeyRecord | null {
+  if (!record || record.revokedAt !== null) return null;
+  const expected = Buffer.from(record.secretHash, 'hex');
+  const actual = Buffer.from(hashSecret(secret), 'hex');
+  return expected.length === actual.length && timingSafeEqual(expected, actual) ? record : null;
 }

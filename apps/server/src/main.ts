@@ -6,10 +6,11 @@
  * Settings also come from the environment (WEBDATA_PORT, WEBDATA_HOST, WEBDATA_DATA_DIR, …; see README).
  */
 
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config-env.js';
-import { createApiKey } from './keys.js';
+import { createApiKey, verifyApiKey } from './keys.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { WebDataServer } from './server.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -81,19 +82,30 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
+/**
+ * The key made on first start is also kept in `first-api-key` (mode 0600) in
+ * the data directory, so `pnpm start` can show it again on the next start;
+ * the database itself only holds hashes. Delete the file to stop that.
+ */
+const FIRST_KEY_FILE = 'first-api-key';
+
 async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   const server = new WebDataServer(config);
-  const keys = await server.store.listApiKeys();
-  let firstKey: string | null = null;
-  if (!keys.some((key) => key.revokedAt === null))
-    firstKey = (await createApiKey(server.store, { name: 'first' })).key;
+  const keyFile = join(config.dataDir, FIRST_KEY_FILE);
+  const active = (await server.store.listApiKeys()).filter((key) => key.revokedAt === null);
+  let shownKey: string | null = null;
+  if (active.length === 0) {
+    shownKey = (await createApiKey(server.store, { name: 'first' })).key;
+    writeFileSync(keyFile, `${shownKey}\n`, { mode: 0o600 });
+  } else if (existsSync(keyFile)) {
+    const saved = readFileSync(keyFile, 'utf8').trim();
+    if (await verifyApiKey(server.store, saved)) shownKey = saved;
+  }
   const url = await server.listen();
   console.log(`webdata is listening on ${url}  (data: ${config.dataDir})`);
-  console.log(
-    `OpenAPI document: ${url}/api/v1/openapi.json — try: curl -H "x-api-key: $KEY" ${url}/api/v1/runs`,
-  );
-  if (firstKey) console.log(`API key (shown once; more with \`webdata-server keys create\`):\n  ${firstKey}`);
-  else console.log('API keys: see `webdata-server keys list`; create one with `webdata-server keys create`');
+  if (shownKey) console.log(`API key: ${shownKey}`);
+  else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
+  console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
   const reason = await server.screenshotsUnavailable();
   if (reason) console.log(`screenshots are off: ${reason}`);
   let stopping = false;

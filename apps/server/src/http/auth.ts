@@ -1,20 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
-import { verifyApiKey } from '../keys.js';
+import { ApiKeyCache } from '../keys.js';
 import type { ApiContext } from './context.js';
 import { sendError } from './error-handler.js';
 import { RateLimiter } from './rate-limiter.js';
 
 /**
  * Every request but the public ones (signed URLs) must carry a valid
- * `x-api-key`; the key's owner is attached to the request and its rate is
+ * `x-api-key` (the request id header is set first, so even a refusal carries it); the key's owner is attached to the request and its rate is
  * limited. While the server shuts down, new requests get 503.
  */
 export function registerAuth(app: FastifyInstance, context: ApiContext): void {
+  const keys = new ApiKeyCache(context.store);
   const limiter = new RateLimiter(context.config.rateLimitPerSecond, context.config.rateLimitBurst);
   app.decorateRequest('owner', '');
   app.decorateRequest('keyId', '');
   app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
     if (context.closing.aborted) {
       return sendError(
         reply,
@@ -24,7 +26,7 @@ export function registerAuth(app: FastifyInstance, context: ApiContext): void {
     }
     if (request.routeOptions.config?.public) return;
     const presented = request.headers['x-api-key'];
-    const key = typeof presented === 'string' ? await verifyApiKey(context.store, presented) : null;
+    const key = typeof presented === 'string' ? await keys.verify(presented) : null;
     if (!key) {
       const message =
         presented === undefined

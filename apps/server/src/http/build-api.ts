@@ -1,9 +1,11 @@
 import { buildOpenApiDocument } from '@webdata/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { newId } from '../ids.js';
+import { ServiceError } from '../errors.js';
+import { requestIds } from '../ids.js';
 import { registerAuth } from './auth.js';
 import type { ApiContext } from './context.js';
-import { registerErrorHandling } from './error-handler.js';
+import { registerErrorHandling, sendError } from './error-handler.js';
+import { parseJsonBody } from './json-body.js';
 import { registerResultRoutes } from './routes/results.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -21,6 +23,7 @@ function redactUrl(url: string): string {
  * but never a header value, so an API key cannot end up in a log.
  */
 export function buildApi(context: ApiContext): FastifyInstance {
+  const nextRequestId = requestIds();
   const app = Fastify({
     logger: {
       level: context.config.logLevel,
@@ -31,14 +34,25 @@ export function buildApi(context: ApiContext): FastifyInstance {
     bodyLimit: context.config.maxBodyBytes,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : newId('req');
+      return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : nextRequestId();
     },
     // Long polls hold requests for up to 30 s; shutdown releases them itself.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Ids are validated by the contract (and too long ones refused there), not cut off by the router.
+    maxParamLength: 2048,
+    // Errors the router raises before any route runs (a malformed %-escape) get the one error body too.
+    frameworkErrors: (error, request, reply) => {
+      sendError(reply, request, new ServiceError('invalid_request', `malformed request: ${error.message}`));
+    },
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   registerErrorHandling(app);
   registerAuth(app, context);

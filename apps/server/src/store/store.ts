@@ -107,6 +107,8 @@ export interface Store {
   createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }>;
   getRun(owner: string, runId: string): Promise<StoredRun | null>;
   getRunVersion(runId: string): Promise<number | null>;
+  /** The owner and version of a run: enough to answer 404, 304 or a cached snapshot without reading the run. */
+  getRunHead(runId: string): Promise<{ owner: string; version: number } | null>;
   listRuns(query: RunListQuery): Promise<Page<Run>>;
   /** Cancels a queued or running run: queued items become cancelled. Null when the state does not allow it. */
   cancelRun(owner: string, runId: string): Promise<StoredRun | null>;

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
+import { RunSnapshots } from '../run-snapshots.js';
 import { sendValid } from '../send.js';
 import { parseRequest } from '../validate.js';
 
@@ -69,40 +70,30 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     return sendValid(context, reply, RunPage, page);
   });
 
+  const snapshots = new RunSnapshots();
   app.get('/api/v1/runs/:runId', async (request, reply) => {
     const { runId } = parseRequest(RunPathParams, request.params, 'path');
     const { wait } = parseRequest(GetRunQuery, request.query, 'query');
-    let stored = await context.store.getRun(request.owner, runId);
-    if (!stored) throw notFound('run');
     const ifNoneMatch = request.headers['if-none-match'];
+    let head = await context.store.getRunHead(runId);
+    if (!head || head.owner !== request.owner) throw notFound('run');
     if (wait !== undefined && wait > 0) {
       reply.header('x-webdata-wait', String(wait));
-      if (!isTerminalStatus(stored.run.status)) {
-        // Hold the answer until the run moves past the version the client has (or the current one).
-        const seen =
-          ifNoneMatch === etagOf(stored.version) || ifNoneMatch === undefined ? stored.version : -1;
-        const abort = new AbortController();
-        const onClose = () => abort.abort();
-        request.raw.once('close', onClose);
-        context.closing.addEventListener('abort', onClose, { once: true });
-        try {
-          await context.events.waitForChange(runId, seen, () => context.store.getRunVersion(runId), {
-            timeoutMs: wait * 1000,
-            signal: abort.signal,
-          });
-        } finally {
-          request.raw.off('close', onClose);
-          context.closing.removeEventListener('abort', onClose);
-        }
-        stored = await context.store.getRun(request.owner, runId);
-        if (!stored) throw notFound('run');
-      }
+      head = await waitForChange(context, request, runId, head.version, ifNoneMatch, wait);
     }
-    const etag = etagOf(stored.version);
+    const etag = etagOf(head.version);
     reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (!isTerminalStatus(stored.run.status)) reply.header('x-poll-after-ms', '1000');
     if (ifNoneMatch === etag) return reply.code(304).send();
-    return sendValid(context, reply, Run, stored.run);
+    let snapshot = snapshots.get(runId, head.version);
+    if (snapshot === null) {
+      const stored = await context.store.getRun(request.owner, runId);
+      if (!stored) throw notFound('run');
+      if (context.config.validateResponses) Run.parse(stored.run);
+      snapshot = snapshots.set(stored.run, stored.version);
+      reply.header('etag', etagOf(stored.version));
+    }
+    if (!snapshot.terminal) reply.header('x-poll-after-ms', '1000');
+    return reply.type('application/json; charset=utf-8').send(snapshot.json);
   });
 
   app.delete('/api/v1/runs/:runId', async (request, reply) => {
@@ -120,4 +111,38 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     const { runId } = parseRequest(RunPathParams, request.params, 'path');
     return sendValid(context, reply, Run, await context.runs.retry(request.owner, runId), 202);
   });
+}
+
+/**
+ * Holds a long poll until the run moves past the version the client has (its
+ * If-None-Match, else the current one), `wait` seconds pass, the client goes
+ * away or the server shuts down. Terminal runs answer at once.
+ */
+async function waitForChange(
+  context: ApiContext,
+  request: FastifyRequest,
+  runId: string,
+  version: number,
+  ifNoneMatch: string | undefined,
+  wait: number,
+): Promise<{ owner: string; version: number }> {
+  const stored = await context.store.getRun(request.owner, runId);
+  if (!stored || isTerminalStatus(stored.run.status)) return { owner: request.owner, version };
+  const seen = ifNoneMatch === undefined || ifNoneMatch === etagOf(version) ? version : -1;
+  const abort = new AbortController();
+  const onClose = () => abort.abort();
+  request.raw.once('close', onClose);
+  context.closing.addEventListener('abort', onClose, { once: true });
+  try {
+    await context.events.waitForChange(runId, seen, () => context.store.getRunVersion(runId), {
+      timeoutMs: wait * 1000,
+      signal: abort.signal,
+    });
+  } finally {
+    request.raw.off('close', onClose);
+    context.closing.removeEventListener('abort', onClose);
+  }
+  const head = await context.store.getRunHead(runId);
+  if (!head || head.owner !== request.owner) throw notFound('run');
+  return head;
 }

@@ -11,7 +11,7 @@ import type {
   RunType,
 } from '@webdata/contract';
 import { LIMITS } from '@webdata/contract';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -75,6 +75,18 @@ export class SqliteStore implements Store {
   readonly db: Database;
   readonly search: SqliteSearchIndex;
 
+  /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
+  private readonly statements = new Map<string, Statement>();
+
+  private sql<P extends unknown[] = unknown[], R = unknown>(text: string): Statement<P, R> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement as unknown as Statement<P, R>;
+  }
+
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new BetterSqlite3(file);
@@ -88,11 +100,9 @@ export class SqliteStore implements Store {
   }
 
   private statsOf(runId: string): RunStats {
-    const rows = this.db
-      .prepare<[string], { status: string; n: number }>(
-        'SELECT status, count(*) AS n FROM items WHERE run_id = ? GROUP BY status',
-      )
-      .all(runId);
+    const rows = this.sql<[string], { status: string; n: number }>(
+      'SELECT status, count(*) AS n FROM items WHERE run_id = ? GROUP BY status',
+    ).all(runId);
     const stats = { ...EMPTY_STATS };
     for (const { status, n } of rows) {
       if (status in stats) stats[status as keyof RunStats] = n;
@@ -119,7 +129,7 @@ export class SqliteStore implements Store {
   }
 
   private runRow(runId: string): RunRow | undefined {
-    return this.db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(runId);
+    return this.sql<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(runId);
   }
 
   private ownedRunRow(owner: string, runId: string): RunRow | undefined {
@@ -128,9 +138,7 @@ export class SqliteStore implements Store {
   }
 
   private touch(runId: string, timestamp = now()): void {
-    this.db
-      .prepare('UPDATE runs SET version = version + 1, updated_at = ? WHERE id = ?')
-      .run(timestamp, runId);
+    this.sql('UPDATE runs SET version = version + 1, updated_at = ? WHERE id = ?').run(timestamp, runId);
   }
 
   /** Moves a run whose items are all done to its terminal status. */
@@ -145,44 +153,40 @@ export class SqliteStore implements Store {
       status === 'failed'
         ? { code: 'all_items_failed', message: "no page could be processed; each result's error says why" }
         : null;
-    this.db
-      .prepare(
-        'UPDATE runs SET status = ?, error = ?, finished_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?',
-      )
-      .run(status, error && JSON.stringify(error), timestamp, timestamp, runId);
+    this.sql(
+      'UPDATE runs SET status = ?, error = ?, finished_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?',
+    ).run(status, error && JSON.stringify(error), timestamp, timestamp, runId);
   }
 
   async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
     return this.db.transaction(() => {
       const timestamp = now();
       if (input.idempotencyKey !== undefined) {
-        const existing = this.db
-          .prepare<[string, string], RunRow>('SELECT * FROM runs WHERE owner = ? AND idempotency_key = ?')
-          .get(input.owner, input.idempotencyKey);
+        const existing = this.sql<[string, string], RunRow>(
+          'SELECT * FROM runs WHERE owner = ? AND idempotency_key = ?',
+        ).get(input.owner, input.idempotencyKey);
         if (existing) {
           const age = Date.now() - Date.parse(existing.created_at);
           if (age < LIMITS.idempotencyTtlSeconds * 1000)
             return { run: this.toStored(existing), created: false };
-          this.db.prepare('UPDATE runs SET idempotency_key = NULL WHERE id = ?').run(existing.id);
+          this.sql('UPDATE runs SET idempotency_key = NULL WHERE id = ?').run(existing.id);
         }
       }
       const runId = newId('run');
-      this.db
-        .prepare(
-          `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
+      this.sql(
+        `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
            VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          runId,
-          input.owner,
-          input.type,
-          JSON.stringify(input.urls),
-          JSON.stringify(input.params),
-          timestamp,
-          timestamp,
-          input.idempotencyKey ?? null,
-        );
-      const insertItem = this.db.prepare(
+      ).run(
+        runId,
+        input.owner,
+        input.type,
+        JSON.stringify(input.urls),
+        JSON.stringify(input.params),
+        timestamp,
+        timestamp,
+        input.idempotencyKey ?? null,
+      );
+      const insertItem = this.sql(
         `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, 'queued', ?)`,
       );
@@ -198,10 +202,16 @@ export class SqliteStore implements Store {
   }
 
   async getRunVersion(runId: string): Promise<number | null> {
-    const row = this.db
-      .prepare<[string], { version: number }>('SELECT version FROM runs WHERE id = ?')
-      .get(runId);
+    const row = this.sql<[string], { version: number }>('SELECT version FROM runs WHERE id = ?').get(runId);
     return row?.version ?? null;
+  }
+
+  async getRunHead(runId: string): Promise<{ owner: string; version: number } | null> {
+    return (
+      this.sql<[string], { owner: string; version: number }>(
+        'SELECT owner, version FROM runs WHERE id = ?',
+      ).get(runId) ?? null
+    );
   }
 
   async listRuns(query: RunListQuery): Promise<Page<Run>> {
@@ -223,11 +233,9 @@ export class SqliteStore implements Store {
       where.push('seq < ?');
       args.push(decodeCursor('runs', query.cursor));
     }
-    const rows = this.db
-      .prepare<(string | number)[], RunRow>(
-        `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(...args, query.limit + 1);
+    const rows = this.sql<(string | number)[], RunRow>(
+      `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT ?`,
+    ).all(...args, query.limit + 1);
     const more = rows.length > query.limit;
     const pageRows = rows.slice(0, query.limit);
     return {
@@ -241,16 +249,12 @@ export class SqliteStore implements Store {
       const row = this.ownedRunRow(owner, runId);
       if (!row || (row.status !== 'queued' && row.status !== 'running')) return null;
       const timestamp = now();
-      this.db
-        .prepare(
-          "UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN ('queued', 'running')",
-        )
-        .run(timestamp, runId);
-      this.db
-        .prepare(
-          "UPDATE runs SET status = 'cancelled', finished_at = ?, updated_at = ?, version = version + 1 WHERE id = ?",
-        )
-        .run(timestamp, timestamp, runId);
+      this.sql(
+        "UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN ('queued', 'running')",
+      ).run(timestamp, runId);
+      this.sql(
+        "UPDATE runs SET status = 'cancelled', finished_at = ?, updated_at = ?, version = version + 1 WHERE id = ?",
+      ).run(timestamp, timestamp, runId);
       return this.toStored(this.runRow(runId)!);
     })();
   }
@@ -260,37 +264,33 @@ export class SqliteStore implements Store {
       const row = this.ownedRunRow(owner, runId);
       if (!row || !['incomplete', 'failed', 'cancelled'].includes(row.status)) return null;
       const timestamp = now();
-      const retried = this.db
-        .prepare<[string], { id: string }>(
-          "SELECT id FROM items WHERE run_id = ? AND status IN ('failed', 'cancelled')",
-        )
+      const retried = this.sql<[string], { id: string }>(
+        "SELECT id FROM items WHERE run_id = ? AND status IN ('failed', 'cancelled')",
+      )
         .all(runId)
         .map((item) => item.id);
-      const resultIds = this.db
-        .prepare<[string], { id: string }>(
-          "SELECT r.id FROM results r JOIN items i ON i.id = r.item_id WHERE r.run_id = ? AND i.status IN ('failed', 'cancelled')",
-        )
+      const resultIds = this.sql<[string], { id: string }>(
+        "SELECT r.id FROM results r JOIN items i ON i.id = r.item_id WHERE r.run_id = ? AND i.status IN ('failed', 'cancelled')",
+      )
         .all(runId)
         .map((result) => result.id);
       this.deleteResults(resultIds);
-      const requeue = this.db.prepare(
+      const requeue = this.sql(
         "UPDATE items SET status = 'queued', attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?",
       );
       for (const id of retried) requeue.run(timestamp, id);
-      this.db
-        .prepare(
-          "UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?",
-        )
-        .run(timestamp, runId);
+      this.sql(
+        "UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?",
+      ).run(timestamp, runId);
       if (retried.length === 0) this.settle(runId, timestamp);
       return this.toStored(this.runRow(runId)!);
     })();
   }
 
   private deleteResults(resultIds: string[]): void {
-    const deleteContents = this.db.prepare('DELETE FROM contents WHERE result_id = ?');
-    const deleteShot = this.db.prepare('DELETE FROM screenshots WHERE result_id = ?');
-    const deleteResult = this.db.prepare('DELETE FROM results WHERE id = ?');
+    const deleteContents = this.sql('DELETE FROM contents WHERE result_id = ?');
+    const deleteShot = this.sql('DELETE FROM screenshots WHERE result_id = ?');
+    const deleteResult = this.sql('DELETE FROM results WHERE id = ?');
     for (const id of resultIds) {
       deleteContents.run(id);
       deleteShot.run(id);
@@ -301,13 +301,13 @@ export class SqliteStore implements Store {
   async deleteRun(owner: string, runId: string): Promise<boolean> {
     return this.db.transaction(() => {
       if (!this.ownedRunRow(owner, runId)) return false;
-      this.db
-        .prepare('DELETE FROM contents WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)')
-        .run(runId);
-      this.db.prepare('DELETE FROM screenshots WHERE run_id = ?').run(runId);
-      this.db.prepare('DELETE FROM results WHERE run_id = ?').run(runId);
-      this.db.prepare('DELETE FROM items WHERE run_id = ?').run(runId);
-      this.db.prepare('DELETE FROM runs WHERE id = ?').run(runId);
+      this.sql('DELETE FROM contents WHERE result_id IN (SELECT id FROM results WHERE run_id = ?)').run(
+        runId,
+      );
+      this.sql('DELETE FROM screenshots WHERE run_id = ?').run(runId);
+      this.sql('DELETE FROM results WHERE run_id = ?').run(runId);
+      this.sql('DELETE FROM items WHERE run_id = ?').run(runId);
+      this.sql('DELETE FROM runs WHERE id = ?').run(runId);
       this.search.removeRun(runId);
       return true;
     })();
@@ -316,34 +316,30 @@ export class SqliteStore implements Store {
   async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
     return this.db.transaction(() => {
       const timestamp = now();
-      const rows = this.db
-        .prepare<
-          [string, number, string, number],
-          {
-            id: string;
-            run_id: string;
-            url: string;
-            depth: number;
-            parent_url: string | null;
-            lease_token: string;
-          }
-        >(
-          `UPDATE items SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
+      const rows = this.sql<
+        [string, number, string, number],
+        {
+          id: string;
+          run_id: string;
+          url: string;
+          depth: number;
+          parent_url: string | null;
+          lease_token: string;
+        }
+      >(
+        `UPDATE items SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
              lease_token = lower(hex(randomblob(8))), updated_at = ?
            WHERE id IN (SELECT id FROM items WHERE status = 'queued' ORDER BY seq LIMIT ?)
            RETURNING id, run_id, url, depth, parent_url, lease_token`,
-        )
-        .all(workerId, Date.now() + leaseMs, timestamp, count);
+      ).all(workerId, Date.now() + leaseMs, timestamp, count);
       const runs = new Map<string, RunRow>();
       for (const row of rows) {
-        if (!runs.has(row.run_id)) {
-          runs.set(row.run_id, this.runRow(row.run_id)!);
-          this.db
-            .prepare(
-              "UPDATE runs SET status = 'running', started_at = coalesce(started_at, ?), updated_at = ?, version = version + 1 WHERE id = ? AND status = 'queued'",
-            )
-            .run(timestamp, timestamp, row.run_id);
-        }
+        if (runs.has(row.run_id)) continue;
+        // Every claimed run changes (its stats, maybe its status): a new version for ETags and long polls.
+        this.sql(
+          "UPDATE runs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END, started_at = coalesce(started_at, ?), updated_at = ?, version = version + 1 WHERE id = ?",
+        ).run(timestamp, timestamp, row.run_id);
+        runs.set(row.run_id, this.runRow(row.run_id)!);
       }
       return rows.map((row) => {
         const run = runs.get(row.run_id)!;
@@ -363,65 +359,60 @@ export class SqliteStore implements Store {
   }
 
   async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
-    const info = this.db
-      .prepare("UPDATE items SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = 'running'")
-      .run(Date.now() + leaseMs, item.itemId, item.leaseToken);
+    const info = this.sql(
+      "UPDATE items SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = 'running'",
+    ).run(Date.now() + leaseMs, item.itemId, item.leaseToken);
     return info.changes === 1;
   }
 
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
     return this.db.transaction(() => {
-      const held = this.db
-        .prepare("SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = 'running'")
-        .get(item.itemId, item.leaseToken);
+      const held = this.sql(
+        "SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = 'running'",
+      ).get(item.itemId, item.leaseToken);
       if (!held) return false;
       const timestamp = now();
-      this.db
-        .prepare(
-          'UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
-        )
-        .run(outcome.status, timestamp, item.itemId);
-      const previous = this.db
-        .prepare<[string], { id: string }>('SELECT id FROM results WHERE item_id = ?')
+      this.sql(
+        'UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
+      ).run(outcome.status, timestamp, item.itemId);
+      const previous = this.sql<[string], { id: string }>('SELECT id FROM results WHERE item_id = ?')
         .all(item.itemId)
         .map((row) => row.id);
       this.deleteResults(previous);
       const resultId = newId('res');
       const r = outcome.result;
-      this.db
-        .prepare(
-          `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
+      this.sql(
+        `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
              content_type, data, has_screenshot, screenshot_error, error, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          resultId,
-          item.runId,
-          item.itemId,
-          item.url,
-          r.final_url,
-          outcome.status,
-          r.title,
-          item.depth,
-          item.parentUrl,
-          r.http_status,
-          r.content_type,
-          r.data === null ? null : JSON.stringify(r.data),
-          outcome.screenshot ? 1 : 0,
-          r.screenshot_error && JSON.stringify(r.screenshot_error),
-          r.error && JSON.stringify(r.error),
-          timestamp,
-        );
-      const insertContent = this.db.prepare(
-        'INSERT INTO contents (result_id, format, body) VALUES (?, ?, ?)',
+      ).run(
+        resultId,
+        item.runId,
+        item.itemId,
+        item.url,
+        r.final_url,
+        outcome.status,
+        r.title,
+        item.depth,
+        item.parentUrl,
+        r.http_status,
+        r.content_type,
+        r.data === null ? null : JSON.stringify(r.data),
+        outcome.screenshot ? 1 : 0,
+        r.screenshot_error && JSON.stringify(r.screenshot_error),
+        r.error && JSON.stringify(r.error),
+        timestamp,
       );
+      const insertContent = this.sql('INSERT INTO contents (result_id, format, body) VALUES (?, ?, ?)');
       for (const [format, body] of Object.entries(outcome.contents)) {
         if (body !== undefined) insertContent.run(resultId, format, body);
       }
       if (outcome.screenshot) {
-        this.db
-          .prepare('INSERT INTO screenshots (result_id, run_id, png) VALUES (?, ?, ?)')
-          .run(resultId, item.runId, outcome.screenshot);
+        this.sql('INSERT INTO screenshots (result_id, run_id, png) VALUES (?, ?, ?)').run(
+          resultId,
+          item.runId,
+          outcome.screenshot,
+        );
       }
       if (outcome.discovered?.length)
         this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp);
@@ -440,12 +431,12 @@ export class SqliteStore implements Store {
   ) {
     let room = Number.POSITIVE_INFINITY;
     if (limit !== undefined) {
-      const { n } = this.db
-        .prepare<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE run_id = ?')
-        .get(runId)!;
+      const { n } = this.sql<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE run_id = ?').get(
+        runId,
+      )!;
       room = limit - n;
     }
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)`,
     );
@@ -465,25 +456,25 @@ export class SqliteStore implements Store {
   }
 
   async releaseItem(item: ClaimedItem): Promise<void> {
-    this.db
-      .prepare(
+    this.db.transaction(() => {
+      const info = this.sql(
         "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND lease_token = ? AND status = 'running'",
-      )
-      .run(item.itemId, item.leaseToken);
+      ).run(item.itemId, item.leaseToken);
+      if (info.changes === 1) this.touch(item.runId);
+    })();
   }
 
   async requeueInterrupted(options: { all: boolean }): Promise<number> {
+    this.sql(
+      `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE status = 'running'${options.all ? '' : ' AND lease_until < ?'})`,
+    ).run(...(options.all ? [] : [Date.now()]));
     const info = options.all
-      ? this.db
-          .prepare(
-            "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running'",
-          )
-          .run()
-      : this.db
-          .prepare(
-            "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running' AND lease_until < ?",
-          )
-          .run(Date.now());
+      ? this.sql(
+          "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running'",
+        ).run()
+      : this.sql(
+          "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running' AND lease_until < ?",
+        ).run(Date.now());
     return info.changes;
   }
 
@@ -523,11 +514,9 @@ export class SqliteStore implements Store {
       where.push('seq > ?');
       args.push(decodeCursor('results', query.cursor));
     }
-    const rows = this.db
-      .prepare<(string | number)[], ResultRow>(
-        `SELECT * FROM results WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
-      )
-      .all(...args, query.limit + 1);
+    const rows = this.sql<(string | number)[], ResultRow>(
+      `SELECT * FROM results WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
+    ).all(...args, query.limit + 1);
     const more = rows.length > query.limit;
     const pageRows = rows.slice(0, query.limit);
     return {
@@ -538,36 +527,30 @@ export class SqliteStore implements Store {
 
   async getResult(owner: string, runId: string, resultId: string): Promise<Result | null> {
     if (!this.ownedRunRow(owner, runId)) return null;
-    const row = this.db
-      .prepare<[string, string], ResultRow>('SELECT * FROM results WHERE id = ? AND run_id = ?')
-      .get(resultId, runId);
+    const row = this.sql<[string, string], ResultRow>(
+      'SELECT * FROM results WHERE id = ? AND run_id = ?',
+    ).get(resultId, runId);
     return row ? this.toResult(row) : null;
   }
 
   async getContent(resultId: string, format: ResultContentFormat): Promise<string | null> {
-    const row = this.db
-      .prepare<[string, string], { body: string }>(
-        'SELECT body FROM contents WHERE result_id = ? AND format = ?',
-      )
-      .get(resultId, format);
+    const row = this.sql<[string, string], { body: string }>(
+      'SELECT body FROM contents WHERE result_id = ? AND format = ?',
+    ).get(resultId, format);
     return row?.body ?? null;
   }
 
   async getScreenshot(runId: string, resultId: string): Promise<Buffer | null> {
-    const row = this.db
-      .prepare<[string, string], { png: Buffer }>(
-        'SELECT png FROM screenshots WHERE result_id = ? AND run_id = ?',
-      )
-      .get(resultId, runId);
+    const row = this.sql<[string, string], { png: Buffer }>(
+      'SELECT png FROM screenshots WHERE result_id = ? AND run_id = ?',
+    ).get(resultId, runId);
     return row?.png ?? null;
   }
 
   async createApiKey(record: ApiKeyRecord): Promise<void> {
-    this.db
-      .prepare(
-        'INSERT INTO api_keys (id, owner, name, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(record.id, record.owner, record.name, record.secretHash, record.createdAt, record.revokedAt);
+    this.sql(
+      'INSERT INTO api_keys (id, owner, name, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(record.id, record.owner, record.name, record.secretHash, record.createdAt, record.revokedAt);
   }
 
   private static toKey(row: {
@@ -589,22 +572,21 @@ export class SqliteStore implements Store {
   }
 
   async findApiKey(id: string): Promise<ApiKeyRecord | null> {
-    const row = this.db
-      .prepare<[string], Parameters<typeof SqliteStore.toKey>[0]>('SELECT * FROM api_keys WHERE id = ?')
-      .get(id);
+    const row = this.sql<[string], Parameters<typeof SqliteStore.toKey>[0]>(
+      'SELECT * FROM api_keys WHERE id = ?',
+    ).get(id);
     return row ? SqliteStore.toKey(row) : null;
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return this.db
-      .prepare<[], Parameters<typeof SqliteStore.toKey>[0]>('SELECT * FROM api_keys ORDER BY created_at')
+    return this.sql<[], Parameters<typeof SqliteStore.toKey>[0]>('SELECT * FROM api_keys ORDER BY created_at')
       .all()
       .map(SqliteStore.toKey);
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
     return (
-      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id)
+      this.sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now(), id)
         .changes === 1
     );
   }

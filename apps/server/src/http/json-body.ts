@@ -1,0 +1,37 @@
+import { ServiceError } from '../errors.js';
+
+/** Deepest nesting of a request body; every v1 shape fits well within it (a schema nests at most 8 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Parses a JSON request body and refuses absurd nesting before any schema
+ * sees it: validators recurse, and a body nested thousands of levels deep
+ * would otherwise overflow the stack. The depth is measured on the text
+ * (brackets outside strings), in one pass, without recursion.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '')
+    throw new ServiceError('invalid_request', 'request body is empty; send a JSON object');
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw new ServiceError(
+          'invalid_request',
+          `request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+        );
+      }
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ServiceError('invalid_request', `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

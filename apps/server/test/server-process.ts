@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+/** A `webdata-server start` child process, run from the sources with tsx. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** The key printed on first start, or null when the data dir already had one. */
+  apiKey: string | null;
+  output: () => string;
+}
+
+/** Starts the server as a child process on an ephemeral port and waits for its URL. */
+export async function spawnServer(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      MAIN,
+      'start',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      ...extraArgs,
+    ],
+    { env: { ...process.env, WEBDATA_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    out += chunk;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+  });
+  // The key line follows the URL line; give it a moment to arrive.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const apiKey = /\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/.exec(out)?.[1] ?? null;
+  return { child, url, apiKey, output: () => out };
+}
+
+/** Waits for a child process to exit. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
