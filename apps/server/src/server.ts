@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
@@ -39,6 +40,8 @@ export class WebDataServer {
 
   constructor(overrides: Partial<ServerConfig> = {}) {
     this.config = defaultConfig(overrides);
+    // Every long poll listens for shutdown on this one signal.
+    setMaxListeners(0, this.closing.signal);
     this.store = new SqliteStore(join(this.config.dataDir, 'webdata.sqlite'));
     const events = new RunEvents();
     this.fetcher = new PageFetcher(this.config);
@@ -61,7 +64,7 @@ export class WebDataServer {
           concurrency: this.config.workerConcurrency,
           leaseMs: leaseMsFor(this.config),
           idlePollMs: 500,
-          onItemDone: (item) => events.notify(item.runId),
+          onRunChanged: (runId) => events.notify(runId),
           onError: (error) => this.app.log.error({ err: error }, 'worker error'),
         })
       : null;

@@ -259,9 +259,7 @@ describe('against a foreign-shaped server', () => {
     const pending = client.runs.get('run_h', { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
-    const started = Date.now();
     await expect(client.runs.list()).rejects.toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('errors a failed run with RunFailedError carrying the run', async () => {

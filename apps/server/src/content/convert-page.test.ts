@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { convertPage } from './convert-page.js';
-import { elementToMarkdown } from './markdown.js';
-import { parseHtmlDocument } from './parse-document.js';
 
 const ARTICLE = readFileSync(new URL('./fixtures/article.html', import.meta.url), 'utf8');
 const PAGE_URL = 'https://docs.example.com/guides/event-loop?ref=home';
@@ -185,37 +183,14 @@ function bigPage(kilobytes: number): string {
 <main><article><h1>Big page</h1>${sections.join('')}</article></main><footer>Footer</footer></body></html>`;
 }
 
-function bestOf(runs: number, work: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    work();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-describe('convertPage speed', () => {
-  it('converts a 200 KB page in bounded time', () => {
+describe('convertPage on a large page', () => {
+  it('converts a 200 KB page completely', () => {
     const html = bigPage(200);
     const page = convertPage(html, 'https://e.com/'); // also warms the JIT
     expect(page.markdown).toContain('## Section 0');
     expect(page.markdown).toContain('```ts\nconst value1 = compute(1);\nconsole.log(value1);\n```');
     expect(page.markdown).not.toContain('Nav 1');
     expect(page.links.length).toBeGreaterThan(1000);
-    // Measured ~150 ms on a loaded 2-core box (see README); the bound only
-    // catches gross regressions without failing on a busy CI machine.
-    expect(bestOf(3, () => convertPage(html, 'https://e.com/'))).toBeLessThan(1500);
-  });
-
-  it('converts Markdown in time linear in the page size', () => {
-    // node-html-markdown alone is quadratic on one big piece; the chunking must keep it linear.
-    const small = parseHtmlDocument(bigPage(60)).body;
-    const large = parseHtmlDocument(bigPage(240)).body;
-    elementToMarkdown(small);
-    elementToMarkdown(large);
-    const ratio = bestOf(3, () => elementToMarkdown(large)) / bestOf(3, () => elementToMarkdown(small));
-    expect(ratio).toBeLessThan(8); // linear ≈ 4, quadratic ≈ 16
   });
 });
 

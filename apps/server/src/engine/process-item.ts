@@ -87,6 +87,7 @@ export async function processItem(
   } else {
     const crawlParams = params as CrawlParams | DeepCrawlParams;
     outcome.discovered = await discover(deps, item, converted, page, signal);
+    outcome.aliases = aliasesOf(item, page, converted);
     outcome.itemLimit = crawlParams.limit;
     outcome.document = {
       owner: item.owner,
@@ -175,6 +176,22 @@ async function discover(
     });
   }
   return found;
+}
+
+/**
+ * The other URLs a crawled page answers for: where its URL redirected and its
+ * same-site `rel=canonical`. Recorded so a later link to them is not fetched
+ * again (a canonical on another site is not trusted: a page cannot claim
+ * someone else's URL).
+ */
+function aliasesOf(item: ClaimedItem, page: FetchedPage, converted: ConvertedPage): string[] {
+  const own = normalizeUrl(item.url);
+  const aliases = new Set<string>([normalizeUrl(page.finalUrl)]);
+  if (converted.canonicalUrl && isSameSite(converted.canonicalUrl, page.finalUrl)) {
+    aliases.add(normalizeUrl(converted.canonicalUrl));
+  }
+  aliases.delete(own);
+  return [...aliases];
 }
 
 /** URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes. */

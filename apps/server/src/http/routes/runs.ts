@@ -45,7 +45,8 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
   const create = async (request: FastifyRequest, reply: FastifyReply, params: CreateRunParams) => {
     const { run, created } = await context.runs.create(request.owner, params, idempotencyKey(request));
     context.events.notify(run.run.id);
-    reply.header('location', `/api/v1/runs/${run.run.id}`);
+    // The ETag lets a client long-poll for the very next change (`If-None-Match` + `?wait=`).
+    reply.header('location', `/api/v1/runs/${run.run.id}`).header('etag', etagOf(run.version));
     if (!created) reply.header('idempotent-replayed', 'true');
     return sendValid(context, reply, Run, run.run, 202);
   };

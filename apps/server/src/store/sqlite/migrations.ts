@@ -89,6 +89,15 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX screenshots_run ON screenshots (run_id);
   `,
+  `
+  -- Other URLs a fetched page is known by in its run (where it redirected to, its rel=canonical):
+  -- with the items' own keys, the run's seen-set, so each page is fetched once.
+  CREATE TABLE url_aliases (
+    run_id TEXT NOT NULL,
+    url_key TEXT NOT NULL,
+    PRIMARY KEY (run_id, url_key)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

@@ -307,6 +307,7 @@ export class SqliteStore implements Store {
       this.sql('DELETE FROM screenshots WHERE run_id = ?').run(runId);
       this.sql('DELETE FROM results WHERE run_id = ?').run(runId);
       this.sql('DELETE FROM items WHERE run_id = ?').run(runId);
+      this.sql('DELETE FROM url_aliases WHERE run_id = ?').run(runId);
       this.sql('DELETE FROM runs WHERE id = ?').run(runId);
       this.search.removeRun(runId);
       return true;
