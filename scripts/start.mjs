@@ -14,6 +14,8 @@ const build = spawnSync(
   },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
+// `pnpm start -- --port 9000` passes the `--` along; the server wants only the flags.
+const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
 const server = spawnSync(
   process.execPath,
   [

@@ -40,7 +40,7 @@ export function buildApi(context: ApiContext): FastifyInstance {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Ids are validated by the contract (and too long ones refused there), not cut off by the router.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     // Errors the router raises before any route runs (a malformed %-escape) get the one error body too.
     frameworkErrors: (error, request, reply) => {
       sendError(reply, request, new ServiceError('invalid_request', `malformed request: ${error.message}`));
