@@ -125,6 +125,7 @@ async function main() {
     await site.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  await (await import('./extract-bench.js')).benchExtractionAndScreenshots();
 }
 
 await main();
