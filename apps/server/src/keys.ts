@@ -36,7 +36,9 @@ export async function createApiKey(
 export async function verifyApiKey(store: Store, presented: string): Promise<ApiKeyRecord | null> {
   const match = KEY_PATTERN.exec(presented);
   if (!match) return null;
-  return secretMatches(await store.findApiKey(match[1]!), match[2]!);
+  const record = await store.findApiKey(match[1]!);
+  if (!record || record.revokedAt !== null) return null;
+  return secretMatches(Buffer.from(record.secretHash, 'hex'), match[2]!) ? record : null;
 }
 
 /** A key id shown in lists and logs instead of the key. */
@@ -50,7 +52,7 @@ export function keyIdOf(presented: string): string | null {
  * database read. A revocation takes effect within `ttlMs`, in every process.
  */
 export class ApiKeyCache {
-  private readonly records = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+  private readonly records = new Map<string, { record: ApiKeyRecord | null; hash: Buffer; until: number }>();
 
   constructor(
     private readonly store: Store,
@@ -65,16 +67,17 @@ export class ApiKeyCache {
     let cached = this.records.get(id);
     if (!cached || cached.until < now) {
       if (this.records.size > 10_000) this.records.clear();
-      cached = { record: await this.store.findApiKey(id), until: now + this.ttlMs };
+      const record = await this.store.findApiKey(id);
+      cached = { record, hash: Buffer.from(record?.secretHash ?? '', 'hex'), until: now + this.ttlMs };
       this.records.set(id, cached);
     }
-    return secretMatches(cached.record, match[2]!);
+    if (!cached.record || cached.record.revokedAt !== null) return null;
+    return secretMatches(cached.hash, match[2]!) ? cached.record : null;
   }
 }
 
-function secretMatches(record: ApiKeyRecord | null, secret: string): ApiKeyRecord | null {
-  if (!record || record.revokedAt !== null) return null;
-  const expected = Buffer.from(record.secretHash, 'hex');
-  const actual = Buffer.from(hashSecret(secret), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual) ? record : null;
+/** Whether `secret` hashes to `expected`, compared in constant time. */
+function secretMatches(expected: Buffer, secret: string): boolean {
+  const actual = createHash('sha256').update(secret).digest();
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

@@ -43,7 +43,17 @@ const LABEL_CLASS = /(^|[\s_-])(label|key|term|name|title|caption|attr)([\s_-]|$
 const PRICE_PATTERN =
   /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|CAD|AUD|JPY|SEK|NOK|DKK|PLN|INR)\b)\s?\d[\d.,\u00a0 ]*\d|\d[\d.,\u00a0 ]*\s?(?:€|£|\b(?:EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|kr|zł)\b)/u;
 const EMAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/;
-const PHONE_PATTERN = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){2,4}/;
+const PHONE_PATTERN = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){2,4}/g;
+/** Digit groups that are dates (2024-03-05, 05.03.2024, 5/3/24), which the phone pattern would also match. */
+const DATE_LIKE = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})(?:$|[\sT])/;
+
+/** The first phone number in `text` that is not a date. */
+function firstPhone(text: string): string | undefined {
+  for (const match of text.matchAll(PHONE_PATTERN)) {
+    if (!DATE_LIKE.test(match[0].trim())) return match[0];
+  }
+  return undefined;
+}
 
 /**
  * Reads the page's visible structure into a node and a list of tables:
@@ -215,7 +225,7 @@ export function readStructure(
   const email = mail ? mail.replace(/^mailto:/i, '').split('?')[0] : EMAIL_PATTERN.exec(text)?.[0];
   if (email) add('email', email);
   const tel = $('a[href^="tel:" i]').first().attr('href');
-  const phone = tel ? tel.replace(/^tel:/i, '') : PHONE_PATTERN.exec(text)?.[0];
+  const phone = tel ? tel.replace(/^tel:/i, '') : firstPhone(text);
   if (phone) add('telephone', phone.trim());
   const img = scope.find('img[src]').first().attr('src') ?? $('img[src]').first().attr('src');
   if (img) add('image', absolutise(img, pageUrl));
