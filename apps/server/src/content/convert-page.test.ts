@@ -54,6 +54,7 @@ describe('convertPage on a realistic article page', () => {
   });
 
   it('writes Markdown with headings, lists, fenced code with its language, tables and absolute links', () => {
+    expect(page.markdown).toMatch(/^# \S/); // the page's h1 on top, even where Readability dropped it
     expect(page.markdown).toContain('## Phases of the loop');
     expect(page.markdown).toMatch(/1\. Timers\n2\. Pending callbacks/);
     expect(page.markdown).toContain(
