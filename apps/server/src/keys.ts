@@ -52,7 +52,10 @@ export function keyIdOf(presented: string): string | null {
  * database read. A revocation takes effect within `ttlMs`, in every process.
  */
 export class ApiKeyCache {
-  private readonly records = new Map<string, { record: ApiKeyRecord | null; hash: Buffer; until: number }>();
+  private readonly records = new Map<
+    string,
+    { record: ApiKeyRecord | null; hash: Buffer; until: number; verified: Buffer | null }
+  >();
 
   constructor(
     private readonly store: Store,
@@ -68,11 +71,21 @@ export class ApiKeyCache {
     if (!cached || cached.until < now) {
       if (this.records.size > 10_000) this.records.clear();
       const record = await this.store.findApiKey(id);
-      cached = { record, hash: Buffer.from(record?.secretHash ?? '', 'hex'), until: now + this.ttlMs };
+      cached = {
+        record,
+        hash: Buffer.from(record?.secretHash ?? '', 'hex'),
+        until: now + this.ttlMs,
+        verified: null,
+      };
       this.records.set(id, cached);
     }
     if (!cached.record || cached.record.revokedAt !== null) return null;
-    return secretMatches(cached.hash, match[2]!) ? cached.record : null;
+    const secret = Buffer.from(match[2]!);
+    // Within the TTL, a secret already verified against the hash is compared directly (still in constant time).
+    if (cached.verified) return timingSafeEqual(cached.verified, secret) ? cached.record : null;
+    if (!secretMatches(cached.hash, match[2]!)) return null;
+    cached.verified = secret;
+    return cached.record;
   }
 }
 

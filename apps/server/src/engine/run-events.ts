@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 
+const ANY_RUN = Symbol('any run');
+
 /**
  * In-process notice that a run changed, so a long poll answers at once
  * instead of on its next check. Changes made by other processes (scale-out)
@@ -14,6 +16,12 @@ export class RunEvents {
 
   notify(runId: string): void {
     this.emitter.emit(runId);
+    this.emitter.emit(ANY_RUN, runId);
+  }
+
+  /** Calls `listener` with the id of every run that changes in this process. */
+  onAnyChange(listener: (runId: string) => void): void {
+    this.emitter.on(ANY_RUN, listener);
   }
 
   /**

@@ -72,28 +72,32 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
   });
 
   const snapshots = new RunSnapshots();
+  context.events.onAnyChange((runId) => snapshots.invalidate(runId));
   app.get('/api/v1/runs/:runId', async (request, reply) => {
     const { runId } = parseRequest(RunPathParams, request.params, 'path');
     const { wait } = parseRequest(GetRunQuery, request.query, 'query');
     const ifNoneMatch = request.headers['if-none-match'];
-    let head = await context.store.getRunHead(runId);
-    if (!head || head.owner !== request.owner) throw notFound('run');
-    if (wait !== undefined && wait > 0) {
-      reply.header('x-webdata-wait', String(wait));
-      head = await waitForChange(context, request, runId, head.version, ifNoneMatch, wait);
+    let snapshot = wait ? null : snapshots.fresh(runId);
+    if (!snapshot) {
+      let head = await context.store.getRunHead(runId);
+      if (!head || head.owner !== request.owner) throw notFound('run');
+      if (wait !== undefined && wait > 0) {
+        reply.header('x-webdata-wait', String(wait));
+        head = await waitForChange(context, request, runId, head.version, ifNoneMatch, wait);
+      }
+      snapshot = snapshots.at(runId, head.version);
+      if (!snapshot) {
+        const stored = await context.store.getRun(request.owner, runId);
+        if (!stored) throw notFound('run');
+        if (context.config.validateResponses) Run.parse(stored.run);
+        snapshot = snapshots.set(stored.run, stored.owner, stored.version);
+      }
     }
-    const etag = etagOf(head.version);
+    if (snapshot.owner !== request.owner) throw notFound('run');
+    const etag = etagOf(snapshot.version);
     reply.header('etag', etag).header('cache-control', 'no-cache');
-    if (ifNoneMatch === etag) return reply.code(304).send();
-    let snapshot = snapshots.get(runId, head.version);
-    if (snapshot === null) {
-      const stored = await context.store.getRun(request.owner, runId);
-      if (!stored) throw notFound('run');
-      if (context.config.validateResponses) Run.parse(stored.run);
-      snapshot = snapshots.set(stored.run, stored.version);
-      reply.header('etag', etagOf(stored.version));
-    }
     if (!snapshot.terminal) reply.header('x-poll-after-ms', '1000');
+    if (ifNoneMatch === etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(snapshot.json);
   });
 
