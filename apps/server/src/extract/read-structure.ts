@@ -1,37 +1,8 @@
 import type { CheerioAPI } from 'cheerio';
 import { type FactNode, newNode, type PageFacts } from './page-facts.js';
 import { parseDate } from './parse-date.js';
-import { blockText, collapse, type Selection, tagName } from './text-utils.js';
+import { BLOCK_TAGS, blockText, collapse, type Selection, tagName } from './text-utils.js';
 
-const BLOCK_TAGS = new Set([
-  'p',
-  'li',
-  'div',
-  'dd',
-  'dt',
-  'td',
-  'th',
-  'tr',
-  'ul',
-  'ol',
-  'dl',
-  'table',
-  'section',
-  'article',
-  'main',
-  'aside',
-  'header',
-  'footer',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'blockquote',
-  'figure',
-  'address',
-]);
 const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 

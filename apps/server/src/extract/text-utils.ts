@@ -16,7 +16,8 @@ export type DomNode = Parameters<CheerioAPI['contains']>[0];
 /** A cheerio selection of any nodes. */
 export type Selection = Cheerio<DomNode>;
 
-const BLOCK_TEXT_TAGS = new Set([
+/** Elements that are blocks of page content (a paragraph, a cell, a heading…). */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'p',
   'li',
   'div',
@@ -44,10 +45,9 @@ const BLOCK_TEXT_TAGS = new Set([
   'blockquote',
   'figure',
   'address',
-  'nav',
-  'form',
-  'title',
 ]);
+/** Blocks for text layout: the content blocks plus page chrome that also breaks lines. */
+const BLOCK_TEXT_TAGS = new Set([...BLOCK_TAGS, 'nav', 'form', 'title']);
 const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head']);
 
 /**
