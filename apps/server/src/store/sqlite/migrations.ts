@@ -98,6 +98,12 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (run_id, url_key)
   ) WITHOUT ROWID;
   `,
+  `
+  -- How many items a run has: the crawl limit is checked on every discovered link, and
+  -- counting the items each time would make a crawl quadratic.
+  ALTER TABLE runs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
+  UPDATE runs SET item_count = (SELECT count(*) FROM items WHERE items.run_id = runs.id);
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

@@ -145,8 +145,11 @@ export class SqliteStore implements Store {
   private settle(runId: string, timestamp: string): void {
     const row = this.runRow(runId);
     if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    const busy = this.sql<[string], { busy: number }>(
+      "SELECT EXISTS (SELECT 1 FROM items WHERE run_id = ? AND status IN ('queued', 'running')) AS busy",
+    ).get(runId)!;
+    if (busy.busy === 1) return;
     const stats = this.statsOf(runId);
-    if (stats.queued + stats.running > 0) return;
     const status: RunStatus =
       stats.failed + stats.cancelled === 0 ? 'completed' : stats.succeeded === 0 ? 'failed' : 'incomplete';
     const error: ErrorInfo | null =
@@ -190,8 +193,11 @@ export class SqliteStore implements Store {
         `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, 'queued', ?)`,
       );
-      for (const item of input.items)
-        insertItem.run(newId('itm'), runId, item.url, item.key, item.depth, timestamp);
+      let inserted = 0;
+      for (const item of input.items) {
+        inserted += insertItem.run(newId('itm'), runId, item.url, item.key, item.depth, timestamp).changes;
+      }
+      this.sql('UPDATE runs SET item_count = ? WHERE id = ?').run(inserted, runId);
       return { run: this.toStored(this.runRow(runId)!), created: true };
     })();
   }
@@ -415,6 +421,7 @@ export class SqliteStore implements Store {
           outcome.screenshot,
         );
       }
+      if (outcome.aliases?.length) this.addAliases(item.runId, outcome.aliases);
       if (outcome.discovered?.length)
         this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp);
       if (outcome.document) this.search.upsert(outcome.document);
@@ -424,26 +431,42 @@ export class SqliteStore implements Store {
     })();
   }
 
+  /**
+   * Records other URLs a page turned out to be (redirect target, canonical) so
+   * they are not fetched again; a queued item for one of them is dropped, its
+   * content being already here.
+   */
+  private addAliases(runId: string, aliases: string[]): void {
+    const addAlias = this.sql('INSERT OR IGNORE INTO url_aliases (run_id, url_key) VALUES (?, ?)');
+    const dropQueued = this.sql("DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = 'queued'");
+    let dropped = 0;
+    for (const alias of aliases) {
+      addAlias.run(runId, alias);
+      dropped += dropQueued.run(runId, alias).changes;
+    }
+    if (dropped > 0) this.sql('UPDATE runs SET item_count = item_count - ? WHERE id = ?').run(dropped, runId);
+  }
+
+  /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
   private addItems(
     runId: string,
     urls: NonNullable<ItemOutcome['discovered']>,
     limit: number | undefined,
     timestamp: string,
   ) {
-    let room = Number.POSITIVE_INFINITY;
-    if (limit !== undefined) {
-      const { n } = this.sql<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE run_id = ?').get(
-        runId,
-      )!;
-      room = limit - n;
-    }
+    const { item_count: count } = this.sql<[string], { item_count: number }>(
+      'SELECT item_count FROM runs WHERE id = ?',
+    ).get(runId)!;
+    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - count;
     const insert = this.sql(
       `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)`,
+       SELECT ?, ?, ?, ?, ?, ?, 'queued', ?
+       WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = ? AND url_key = ?)`,
     );
+    let inserted = 0;
     for (const found of urls) {
       if (room <= 0) break;
-      const info = insert.run(
+      const { changes } = insert.run(
         newId('itm'),
         runId,
         found.url,
@@ -451,9 +474,14 @@ export class SqliteStore implements Store {
         found.depth,
         found.parentUrl,
         timestamp,
+        runId,
+        found.key,
       );
-      room -= info.changes;
+      room -= changes;
+      inserted += changes;
     }
+    if (inserted > 0)
+      this.sql('UPDATE runs SET item_count = item_count + ? WHERE id = ?').run(inserted, runId);
   }
 
   async releaseItem(item: ClaimedItem): Promise<void> {

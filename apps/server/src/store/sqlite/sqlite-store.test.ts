@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClaimedItem, ItemOutcome } from '../store.js';
+import { SqliteStore } from './sqlite-store.js';
+
+let store: SqliteStore;
+afterEach(() => store?.close());
+
+const OWNER = 'own_test';
+
+function outcome(status: 'succeeded' | 'failed', extra: Partial<ItemOutcome> = {}): ItemOutcome {
+  return {
+    status,
+    result: {
+      final_url: null,
+      title: null,
+      http_status: status === 'succeeded' ? 200 : 500,
+      content_type: 'text/html',
+      data: null,
+      error: status === 'failed' ? { code: 'http_error', message: 'HTTP 500' } : null,
+      has_screenshot: false,
+      screenshot_error: null,
+    },
+    contents: status === 'succeeded' ? { markdown: '# ok' } : {},
+    ...extra,
+  };
+}
+
+async function crawlRun(urls: string[]) {
+  const { run } = await store.createRun({
+    owner: OWNER,
+    type: 'crawl',
+    urls,
+    params: { limit: 10 },
+    items: urls.map((url) => ({ url, key: url, depth: 0 })),
+  });
+  return run.run.id;
+}
+
+const found = (url: string) => ({ url, key: url, depth: 1, parentUrl: 'https://s.example/' });
+
+describe('SqliteStore work items', () => {
+  it('writes an outcome only while the lease is held, and each result once', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await crawlRun(['https://s.example/']);
+    const [item] = await store.claimItems('w1', 5, 60_000);
+    expect((await store.getRun(OWNER, runId))?.run.status).toBe('running');
+    // Another process's start requeues it (lease lost): the first worker's late write is refused.
+    expect(await store.requeueInterrupted({ all: true })).toBe(1);
+    expect(await store.completeItem(item as ClaimedItem, outcome('succeeded'))).toBe(false);
+    const [again] = await store.claimItems('w2', 5, 60_000);
+    expect(await store.completeItem(again as ClaimedItem, outcome('succeeded'))).toBe(true);
+    expect(await store.completeItem(again as ClaimedItem, outcome('succeeded'))).toBe(false);
+    const results = await store.listResults(OWNER, runId, { limit: 10 });
+    expect(results?.data).toHaveLength(1);
+    expect((await store.getRun(OWNER, runId))?.run).toMatchObject({
+      status: 'completed',
+      stats: { succeeded: 1 },
+    });
+  });
+
+  it('adds discovered URLs once, up to the item limit, never ones known as another page', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await crawlRun(['https://s.example/']);
+    const [root] = await store.claimItems('w', 1, 60_000);
+    await store.completeItem(root as ClaimedItem, {
+      ...outcome('succeeded'),
+      discovered: ['a', 'b', 'a', 'c', 'd'].map((p) => found(`https://s.example/${p}`)),
+      aliases: ['https://s.example/b'],
+      itemLimit: 4,
+    });
+    const run = (await store.getRun(OWNER, runId))!.run;
+    expect(run.stats.total).toBe(4);
+    const claimed = await store.claimItems('w', 10, 60_000);
+    expect(claimed.map((i) => i.url)).toEqual([
+      'https://s.example/a',
+      'https://s.example/c',
+      'https://s.example/d',
+    ]);
+  });
+
+  it('drops a queued item for a URL a finished page turned out to be', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await crawlRun(['https://s.example/redirect', 'https://s.example/target']);
+    const [redirect] = await store.claimItems('w', 1, 60_000);
+    await store.completeItem(redirect as ClaimedItem, {
+      ...outcome('succeeded'),
+      aliases: ['https://s.example/target'],
+    });
+    const run = (await store.getRun(OWNER, runId))!.run;
+    expect(run.status).toBe('completed');
+    expect(run.stats).toMatchObject({ total: 1, succeeded: 1, queued: 0 });
+  });
+
+  it('retries only what did not succeed, replacing the failed result', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await crawlRun(['https://s.example/ok', 'https://s.example/bad']);
+    const items = await store.claimItems('w', 2, 60_000);
+    await store.completeItem(items[0]!, outcome('succeeded'));
+    await store.completeItem(items[1]!, outcome('failed'));
+    expect((await store.getRun(OWNER, runId))?.run.status).toBe('incomplete');
+    expect((await store.retryRun(OWNER, runId))?.run.status).toBe('queued');
+    const retried = await store.claimItems('w', 5, 60_000);
+    expect(retried.map((i) => i.url)).toEqual(['https://s.example/bad']);
+    await store.completeItem(retried[0]!, outcome('succeeded'));
+    const results = (await store.listResults(OWNER, runId, { limit: 10 }))!.data;
+    expect(results.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect((await store.getRun(OWNER, runId))?.run.status).toBe('completed');
+  });
+
+  it('keeps runs apart by owner', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await crawlRun(['https://s.example/']);
+    expect(await store.getRun('own_other', runId)).toBeNull();
+    expect(await store.cancelRun('own_other', runId)).toBeNull();
+    expect(await store.deleteRun('own_other', runId)).toBe(false);
+    expect(await store.getRun(OWNER, runId)).not.toBeNull();
+  });
+});
