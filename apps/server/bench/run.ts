@@ -126,6 +126,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   await (await import('./extract-bench.js')).benchExtractionAndScreenshots();
+  await (await import('./deep-crawl-bench.js')).benchDeepCrawl();
 }
 
 await main();

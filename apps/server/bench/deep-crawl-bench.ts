@@ -1,0 +1,263 @@
+/**
+ * Deep-crawl and search benchmark (`npx tsx bench/deep-crawl-bench.ts`, or
+ * the end of `pnpm --filter @webdata/server bench`). Prints, on this machine:
+ *
+ * 1. deep-crawl pages/s over a generated 5,000-page local site and the
+ *    crawler's RSS peak, ours (the real server: fetch, convert, index and
+ *    persist every page) against Crawlee's CheerioCrawler (fetch, parse,
+ *    enqueue links; nothing stored) at the same concurrency. The site, our
+ *    server and Crawlee each run in their own process, one after the other;
+ * 2. search p50/p95 latency at 10,000 and 100,000 indexed documents;
+ * 3. search quality (hit@1, hit@3, MRR@10) of ours and the plain FTS5 baseline.
+ *
+ * Floors: ours ≥ Crawlee in pages/s; our server's RSS peak under 300 MB.
+ *
+ * Settings: BENCH_DEEP_CRAWL_PAGES (5000), BENCH_DEEP_CRAWL_CONCURRENCY (16),
+ * BENCH_CPU_PROF_DIR (write a CPU profile of our server there),
+ * BENCH_SKIP_SEARCH=1 (crawl figures only).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { benchSearch, runSearchQuality } from '../src/search/index.js';
+import { apiClient } from '../test/api-client.js';
+import { exited } from '../test/server-process.js';
+
+const HERE = fileURLToPath(import.meta.url);
+const SERVER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const SITE_SCRIPT = fileURLToPath(new URL('./deep-crawl-site.ts', import.meta.url));
+const RSS_FLOOR_MB = 300;
+
+/** What one crawler did over the site. */
+interface CrawlFigures {
+  pages: number;
+  seconds: number;
+  pagesPerSecond: number;
+  /** Resident set just before the crawl started (code loaded, nothing crawled), in MB. */
+  rssIdleMb: number;
+  rssPeakMb: number;
+}
+
+/** VmHWM (peak resident set) or VmRSS (current) of a live process, in MB. */
+function rssMb(pid: number | 'self', field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Starts a child running a TypeScript file with tsx and waits for a line matching `ready`. */
+async function startChild(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const child = spawn(process.execPath, [...nodeArgs, '--conditions=source', '--import', 'tsx', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr!.on('data', (chunk) => {
+    out += chunk;
+  });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const found = ready.exec(out);
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`child ${args.join(' ')} exited with ${code}:\n${out}`)));
+  });
+  return { child, match, output: () => out };
+}
+
+/**
+ * Our server, in its own process (started like test/server-process.ts does,
+ * plus `--cpu-prof` when asked: Node refuses it in NODE_OPTIONS), deep-crawls the site.
+ */
+async function crawlWithServer(siteUrl: string, pages: number, concurrency: number): Promise<CrawlFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webdata-deep-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WEBDATA_LOG_LEVEL: 'warn',
+    WEBDATA_RUN_WORKERS: 'true',
+    WEBDATA_WORKERS: String(concurrency),
+    WEBDATA_PER_HOST_CONCURRENCY: String(concurrency),
+    WEBDATA_RATE_LIMIT: '1000000',
+    WEBDATA_RATE_BURST: '1000000',
+    WEBDATA_DEEP_CRAWL_CEILING: String(Math.max(pages, 10_000)),
+  };
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const args = [SERVER_MAIN, 'start', '--port', '0', '--data-dir', dataDir, '--allow-private-networks'];
+  let server: Awaited<ReturnType<typeof startChild>> | undefined;
+  try {
+    server = await startChild(
+      args,
+      /listening on (http:\/\/\S+)[\s\S]*\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/,
+      env,
+      nodeArgs,
+    );
+    const call = apiClient(server.match[1]!, server.match[2]!);
+    const rssIdleMb = rssMb(server.child.pid!, 'VmRSS');
+    const started = performance.now();
+    const created = await call('POST', '/api/v1/deep-crawl', {
+      url: `${siteUrl}/`,
+      max_depth: 20,
+      limit: pages,
+      collection: 'bench',
+    });
+    if (created.status !== 202) throw new Error(`deep crawl refused: ${JSON.stringify(created.body)}`);
+    // Plain polls a few times a second: a long poll would answer at every page and load the server.
+    let run = created.body;
+    while (!['completed', 'incomplete', 'failed', 'cancelled'].includes(run.status)) {
+      await sleep(100);
+      run = (await call('GET', `/api/v1/runs/${run.id}`)).body;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const rssPeakMb = rssMb(server.child.pid!);
+    if (run.status !== 'completed')
+      console.warn(`our deep crawl ended ${run.status}: ${JSON.stringify(run.stats)}`);
+    return {
+      pages: run.stats.succeeded,
+      seconds,
+      pagesPerSecond: run.stats.succeeded / seconds,
+      rssIdleMb,
+      rssPeakMb,
+    };
+  } finally {
+    if (server) {
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Crawlee's CheerioCrawler, in its own process, crawls the site. */
+async function crawlWithCrawlee(siteUrl: string, concurrency: number): Promise<CrawlFigures> {
+  const storage = mkdtempSync(join(tmpdir(), 'webdata-crawlee-'));
+  try {
+    const { child, match } = await startChild(
+      [HERE, '--crawlee-child', siteUrl, String(concurrency)],
+      /^crawlee-result (\{.*\})$/m,
+      {
+        ...process.env,
+        CRAWLEE_STORAGE_DIR: storage,
+        CRAWLEE_PERSIST_STORAGE: 'false',
+        CRAWLEE_WRITE_METADATA: 'false',
+        CRAWLEE_PURGE_ON_START: 'true',
+      },
+    );
+    await exited(child);
+    return JSON.parse(match[1]!) as CrawlFigures;
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+/** The Crawlee child: crawls, then prints its figures (with its own RSS peak) as one line. */
+async function crawleeChild(siteUrl: string, concurrency: number): Promise<void> {
+  const { CheerioCrawler, Configuration, log } = await import('@crawlee/cheerio');
+  log.setLevel(log.LEVELS.ERROR);
+  const config = new Configuration({
+    persistStorage: false,
+    storageClientOptions: { persistStorage: false, writeMetadata: false },
+    // System snapshots steer autoscaling; concurrency is fixed here, so take them rarely.
+    systemInfoIntervalMillis: 60_000,
+    persistStateIntervalMillis: 600_000,
+  });
+  let handled = 0;
+  const crawler = new CheerioCrawler(
+    {
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      // Left at the default 1 … 10 otherwise; the pool still runs fewer when the frontier is narrow.
+      autoscaledPoolOptions: { desiredConcurrency: concurrency },
+      // No maxRequestsPerCrawl: the site has fewer pages than `pages`, and with a budget set Crawlee 3.18
+      // sleeps a second in every enqueueLinks once the budget runs short (waitBetweenBatchesMillis),
+      // which would measure that pause instead of crawling.
+      maxRequestRetries: 0,
+      async requestHandler({ enqueueLinks }) {
+        handled += 1;
+        await enqueueLinks({ strategy: 'same-hostname' });
+      },
+    },
+    config,
+  );
+  const rssIdleMb = rssMb('self', 'VmRSS');
+  const started = performance.now();
+  await crawler.run([`${siteUrl}/`]);
+  const seconds = (performance.now() - started) / 1000;
+  const figures: CrawlFigures = {
+    pages: handled,
+    seconds,
+    pagesPerSecond: handled / seconds,
+    rssIdleMb,
+    rssPeakMb: rssMb('self'),
+  };
+  console.log(`crawlee-result ${JSON.stringify(figures)}`);
+  await crawler.teardown();
+}
+
+/**
+ * Runs the deep-crawl benchmark (ours against Crawlee on one generated
+ * site), then the search latency and quality figures, and prints them.
+ */
+export async function benchDeepCrawl(): Promise<void> {
+  const pages = Number(process.env.BENCH_DEEP_CRAWL_PAGES ?? 5000);
+  const concurrency = Number(process.env.BENCH_DEEP_CRAWL_CONCURRENCY ?? 16);
+  const site = await startChild([SITE_SCRIPT, String(pages)], /listening on (http:\/\/\S+)/);
+  let ours: CrawlFigures;
+  let crawlee: CrawlFigures;
+  try {
+    const siteUrl = site.match[1]!;
+    ours = await crawlWithServer(siteUrl, pages, concurrency);
+    crawlee = await crawlWithCrawlee(siteUrl, concurrency);
+  } finally {
+    site.child.kill('SIGTERM');
+    await exited(site.child);
+  }
+
+  const row = (name: string, f: CrawlFigures) =>
+    `  ${name.padEnd(24)} ${String(f.pages).padStart(6)} ${f.seconds.toFixed(1).padStart(8)} ${f.pagesPerSecond.toFixed(0).padStart(8)} ${String(f.rssIdleMb).padStart(8)} ${String(f.rssPeakMb).padStart(8)}`;
+  const ratio = ours.pagesPerSecond / crawlee.pagesPerSecond;
+  console.log(`\ndeep crawl of a generated ${pages}-page local site, concurrency ${concurrency}`);
+  console.log('                            pages        s  pages/s  idle MB  peak MB');
+  console.log(row('webdata (server)', ours));
+  console.log(row('Crawlee CheerioCrawler', crawlee));
+  console.log(
+    `  ratio webdata / Crawlee: ${ratio.toFixed(2)} (floor 1.00) ${ratio >= 1 ? 'ok' : 'BELOW FLOOR'}; server RSS peak ${ours.rssPeakMb} MB (floor < ${RSS_FLOOR_MB}) ${ours.rssPeakMb < RSS_FLOOR_MB ? 'ok' : 'ABOVE FLOOR'}`,
+  );
+  if (process.env.BENCH_SKIP_SEARCH === '1') return;
+
+  console.log('\nsearch latency (200 queries per size, in-memory SQLite)');
+  console.log('  documents   index s   p50 ms   p95 ms');
+  for (const f of benchSearch([10_000, 100_000])) {
+    console.log(
+      `  ${String(f.documents).padStart(9)} ${(f.indexMs / 1000).toFixed(1).padStart(9)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)}`,
+    );
+  }
+  const quality = runSearchQuality();
+  console.log(
+    `\nsearch quality (${quality.documents} documents, ${quality.queries} queries)   hit@1  hit@3  MRR@10`,
+  );
+  for (const [name, f] of [
+    ['webdata', quality.ours],
+    ['FTS5 baseline (AND)', quality.baseline],
+  ] as const) {
+    console.log(
+      `  ${name.padEnd(42)} ${f.hitAt1.toFixed(2).padStart(5)} ${f.hitAt3.toFixed(2).padStart(6)} ${f.mrrAt10.toFixed(2).padStart(7)}`,
+    );
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (process.argv[2] === '--crawlee-child') {
+    await crawleeChild(process.argv[3]!, Number(process.argv[4]));
+  } else {
+    await benchDeepCrawl();
+  }
+}
