@@ -106,7 +106,7 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   if (shownKey) console.log(`API key: ${shownKey}`);
   else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
   console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
-  const reason = await server.screenshotsUnavailable();
+  const reason = server.screenshotsUnavailable();
   if (reason) console.log(`screenshots are off: ${reason}`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -13,7 +13,7 @@ import type { FetchedPage } from './fetch/types.js';
 import { buildApi } from './http/build-api.js';
 import type { ApiContext } from './http/context.js';
 import { newId } from './ids.js';
-import { ScreenshotService } from './screenshots/index.js';
+import { locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -82,9 +82,10 @@ export class WebDataServer {
     this.app = buildApi(context);
   }
 
-  /** Why screenshots cannot be taken (no Chromium), or null. */
-  screenshotsUnavailable(): Promise<string | null> {
-    return this.screenshots.unavailableReason();
+  /** Why screenshots cannot be taken (no Chromium found), or null; does not start the browser. */
+  screenshotsUnavailable(): string | null {
+    const location = locateChromium(this.config.chromiumPath);
+    return 'reason' in location ? location.reason : null;
   }
 
   /** Starts workers (after putting interrupted items back in the queue) and the HTTP listener; returns the base URL. */

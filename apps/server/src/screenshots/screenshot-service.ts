@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { ServerConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
@@ -311,6 +311,8 @@ export class ScreenshotService implements ScreenshotServiceLike {
     const location = locateChromium(this.config.chromiumPath, this.options.env);
     if ('reason' in location) throw new PageError('screenshot_unavailable', location.reason);
     this.tempDir ??= await mkdtemp(join(tmpdir(), 'webdata-chromium-'));
+    // Loaded on first use: playwright-core alone adds about 86 MB to a process that never takes a screenshot.
+    const { chromium } = await import('playwright-core');
     let browser: Browser;
     try {
       browser = await chromium.launch({
