@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts'],
+  // The converter thread's script sits next to the bundle, where ConverterPool looks for it.
+  entry: { index: 'src/index.ts', main: 'src/main.ts', 'convert-worker': 'src/content/convert-worker.ts' },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   clean: true,

@@ -47,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     publicUrl: env.WEBDATA_PUBLIC_URL,
     allowPrivateNetworks: flags.allowPrivateNetworks ?? boolean(env.WEBDATA_ALLOW_PRIVATE_NETWORKS),
     workerConcurrency: integer('workers', flags.workers ?? env.WEBDATA_WORKERS, 1, 256),
+    convertThreads: integer('WEBDATA_CONVERT_THREADS', env.WEBDATA_CONVERT_THREADS, 0, 64),
     runWorkers: boolean(env.WEBDATA_RUN_WORKERS),
     pageTimeoutMs: integer('WEBDATA_PAGE_TIMEOUT_MS', env.WEBDATA_PAGE_TIMEOUT_MS, 1000, 600_000),
     maxDownloadBytes: integer('WEBDATA_MAX_DOWNLOAD_BYTES', env.WEBDATA_MAX_DOWNLOAD_BYTES, 1024, 1024 ** 3),

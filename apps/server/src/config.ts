@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
 
@@ -23,6 +23,8 @@ export interface ServerConfig {
   publicUrl?: string | undefined;
   /** Work items processed at once by this process's worker pool. */
   workerConcurrency: number;
+  /** Threads converting pages beside the main thread (0: convert on the main thread). */
+  convertThreads: number;
   /** Run workers in this process (the embedded default). */
   runWorkers: boolean;
   /** Allow fetching private, loopback and link-local addresses. Off by default. */
@@ -65,6 +67,8 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     port: 8787,
     dataDir: defaultDataDir(),
     workerConcurrency: 8,
+    // One converter thread when there is a second core: conversion is a crawl's largest CPU cost.
+    convertThreads: availableParallelism() > 1 ? 1 : 0,
     runWorkers: true,
     allowPrivateNetworks: false,
     userAgent: 'webdata/0.1 (+https://github.com/webdata; self-hosted Web Data Service)',

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
-import { convertPage, convertText } from './content/index.js';
+import { ConverterPool } from './content/index.js';
 import { processItem } from './engine/process-item.js';
 import { RunEvents } from './engine/run-events.js';
 import { RunService } from './engine/run-service.js';
@@ -36,6 +36,7 @@ export class WebDataServer {
   private readonly closing = new AbortController();
   private readonly fetcher: PageFetcher;
   private readonly screenshots: ScreenshotService;
+  private readonly converter: ConverterPool;
   private address: string | null = null;
 
   constructor(overrides: Partial<ServerConfig> = {}) {
@@ -45,6 +46,7 @@ export class WebDataServer {
     this.store = new SqliteStore(join(this.config.dataDir, 'webdata.sqlite'));
     const events = new RunEvents();
     this.fetcher = new PageFetcher(this.config);
+    this.converter = new ConverterPool(this.config.convertThreads);
     this.screenshots = new ScreenshotService(this.config);
     const fallback = new DefaultExtractionEngine();
     const extractor: ExtractionEngine = this.config.llm
@@ -53,8 +55,7 @@ export class WebDataServer {
     const deps = {
       config: this.config,
       fetcher: this.fetcher,
-      convert: (page: FetchedPage) =>
-        page.kind === 'html' ? convertPage(page.body, page.finalUrl) : convertText(page.body, page.kind),
+      convert: (page: FetchedPage) => this.converter.convert(page),
       extractor,
       screenshots: this.screenshots,
     };
@@ -110,6 +111,7 @@ export class WebDataServer {
     await this.pool?.stop(drainMs);
     await this.app.close();
     await this.screenshots.close();
+    await this.converter.close();
     await this.fetcher.close();
     await this.store.close();
   }

@@ -1,5 +1,7 @@
+export { type ConvertInput, convertFetched } from './convert-fetched.js';
 export { convertPage } from './convert-page.js';
 export { convertText } from './convert-text.js';
+export { ConverterPool } from './converter-pool.js';
 export {
   extractMainContent,
   fallbackContent,

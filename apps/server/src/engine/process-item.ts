@@ -18,7 +18,7 @@ export interface PipelineFetcher extends PageFetcherLike {
 export interface PipelineDeps {
   config: ServerConfig;
   fetcher: PipelineFetcher;
-  convert: (page: FetchedPage) => ConvertedPage;
+  convert: (page: FetchedPage) => Promise<ConvertedPage>;
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
 }
@@ -45,7 +45,8 @@ export async function processItem(
     signal.throwIfAborted();
     return failedOutcome(error);
   }
-  const converted = deps.convert(page);
+  const converted = await deps.convert(page);
+  signal.throwIfAborted();
   const contents: Partial<Record<ResultContentFormat, string>> = {
     markdown: converted.markdown,
     html: converted.html,

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type ConvertInput, convertFetched } from './convert-fetched.js';
+import type { ConvertedPage } from './types.js';
+
+interface Pending {
+  resolve: (page: ConvertedPage) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * Where the converter thread's script is: the built `convert-worker.js` next
+ * to the bundle, or, when running from the TypeScript sources (tests, tsx),
+ * `convert-worker.ts` loaded through tsx.
+ */
+function startWorker(): Worker {
+  const built = new URL('./convert-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built);
+  // From sources: register tsx's loader inside the thread, then load the TypeScript worker.
+  const tsx = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
+  const source = new URL('./convert-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+/**
+ * Converts pages on `threads` worker threads (started on first use, replaced
+ * if one dies), least busy first; with 0 threads it converts inline. Page
+ * conversion is the largest CPU cost of a crawl, and the main thread has the
+ * fetching, the store and the API to serve.
+ */
+export class ConverterPool {
+  private readonly pool: Thread[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly threads: number) {}
+
+  async convert(page: ConvertInput): Promise<ConvertedPage> {
+    if (this.threads === 0 || this.closed) return convertFetched(page);
+    const thread = this.leastBusy();
+    const id = this.nextId++;
+    return new Promise<ConvertedPage>((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl } });
+    });
+  }
+
+  private leastBusy(): Thread {
+    while (this.pool.length < this.threads) this.pool.push(this.spawn());
+    return this.pool.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
+  }
+
+  private spawn(): Thread {
+    const worker = startWorker();
+    const thread: Thread = { worker, pending: new Map() };
+    worker.unref();
+    worker.on('message', (message: { id: number; converted?: ConvertedPage; error?: string }) => {
+      const pending = thread.pending.get(message.id);
+      thread.pending.delete(message.id);
+      if (message.converted) pending?.resolve(message.converted);
+      else pending?.reject(new Error(`page conversion failed: ${message.error}`));
+    });
+    const fail = (error: Error) => {
+      for (const pending of thread.pending.values()) pending.reject(error);
+      thread.pending.clear();
+      const index = this.pool.indexOf(thread);
+      if (index >= 0) this.pool.splice(index, 1);
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`converter thread exited with code ${code}`)));
+    return thread;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.pool.splice(0).map((thread) => thread.worker.terminate()));
+  }
+}
