@@ -21,7 +21,7 @@ const server = spawnSync(
   [
     new URL('../apps/server/bin/webdata-server.mjs', import.meta.url).pathname,
     'start',
-    ...process.argv.slice(2),
+    ...args,
   ],
   { stdio: 'inherit', env },
 );
