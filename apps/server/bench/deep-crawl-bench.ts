@@ -30,6 +30,8 @@ const HERE = fileURLToPath(import.meta.url);
 const SERVER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const SITE_SCRIPT = fileURLToPath(new URL('./deep-crawl-site.ts', import.meta.url));
 const RSS_FLOOR_MB = 300;
+/** A crawl that takes longer than this is reported as stuck rather than waited for. */
+const CRAWL_DEADLINE_MS = 300_000;
 
 /** What one crawler did over the site. */
 interface CrawlFigures {
@@ -63,12 +65,22 @@ async function startChild(
     out += chunk;
   });
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`child ${args.join(' ')} printed nothing ready in ${CRAWL_DEADLINE_MS} ms:\n${out}`));
+    }, CRAWL_DEADLINE_MS);
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const found = ready.exec(out);
-      if (found) resolve(found);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
     });
-    child.once('exit', (code) => reject(new Error(`child ${args.join(' ')} exited with ${code}:\n${out}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`child ${args.join(' ')} exited with ${code}:\n${out}`));
+    });
   });
   return { child, match, output: () => out };
 }
@@ -112,7 +124,12 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
     if (created.status !== 202) throw new Error(`deep crawl refused: ${JSON.stringify(created.body)}`);
     // Plain polls a few times a second: a long poll would answer at every page and load the server.
     let run = created.body;
+    const deadline = Date.now() + CRAWL_DEADLINE_MS;
     while (!['completed', 'incomplete', 'failed', 'cancelled'].includes(run.status)) {
+      if (Date.now() > deadline)
+        throw new Error(
+          `our deep crawl still ${run.status} after ${CRAWL_DEADLINE_MS} ms: ${JSON.stringify(run.stats)}`,
+        );
       await sleep(100);
       run = (await call('GET', `/api/v1/runs/${run.id}`)).body;
     }
@@ -151,7 +168,10 @@ async function crawlWithCrawlee(siteUrl: string, concurrency: number): Promise<C
         CRAWLEE_PURGE_ON_START: 'true',
       },
     );
+    // The figures are in; a child that does not wind down by itself is not waited for.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited(child);
+    clearTimeout(timer);
     return JSON.parse(match[1]!) as CrawlFigures;
   } finally {
     rmSync(storage, { recursive: true, force: true });
