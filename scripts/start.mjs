@@ -18,11 +18,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const args = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--'));
 const server = spawnSync(
   process.execPath,
-  [
-    new URL('../apps/server/bin/webdata-server.mjs', import.meta.url).pathname,
-    'start',
-    ...args,
-  ],
+  [new URL('../apps/server/bin/webdata-server.mjs', import.meta.url).pathname, 'start', ...args],
   { stdio: 'inherit', env },
 );
 process.exit(server.status ?? 0);
