@@ -24,10 +24,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { benchSearch, runSearchQuality } from '../src/search/index.js';
 import { apiClient } from '../test/api-client.js';
-import { exited } from '../test/server-process.js';
+import { exited, serverCommand } from '../test/server-process.js';
 
 const HERE = fileURLToPath(import.meta.url);
-const SERVER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const SITE_SCRIPT = fileURLToPath(new URL('./deep-crawl-site.ts', import.meta.url));
 const RSS_FLOOR_MB = 300;
 /** A crawl that takes longer than this is reported as stuck rather than waited for. */
@@ -49,14 +48,16 @@ function rssMb(pid: number | 'self', field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number
   return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
 }
 
-/** Starts a child running a TypeScript file with tsx and waits for a line matching `ready`. */
+/** Starts a child (a TypeScript file through tsx unless `tsx` is false) and waits for a line matching `ready`. */
 async function startChild(
   args: string[],
   ready: RegExp,
   env: NodeJS.ProcessEnv = process.env,
   nodeArgs: string[] = [],
+  tsx = true,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const child = spawn(process.execPath, [...nodeArgs, '--conditions=source', '--import', 'tsx', ...args], {
+  const loader = tsx ? ['--conditions=source', '--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,7 +104,16 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
   };
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const args = [SERVER_MAIN, 'start', '--port', '0', '--data-dir', dataDir, '--allow-private-networks'];
+  // The built server, as users run it (`pnpm bench` builds first); the sources through tsx otherwise.
+  const args = [
+    ...serverCommand(true),
+    'start',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--allow-private-networks',
+  ];
   let server: Awaited<ReturnType<typeof startChild>> | undefined;
   try {
     server = await startChild(
@@ -111,6 +121,7 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
       /listening on (http:\/\/\S+)[\s\S]*\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/,
       env,
       nodeArgs,
+      false,
     );
     const call = apiClient(server.match[1]!, server.match[2]!);
     const rssIdleMb = rssMb(server.child.pid!, 'VmRSS');

@@ -66,7 +66,7 @@ async function main() {
     await bare.stop();
 
     process.env.WEBDATA_RUN_WORKERS = 'false';
-    const idle = await spawnServer(join(dataDir, 'api'), ['--allow-private-networks']);
+    const idle = await spawnServer(join(dataDir, 'api'), ['--allow-private-networks'], { built: true });
     const call = apiClient(idle.url, idle.apiKey!);
     const run = (await call('POST', '/api/v1/crawl', { urls: [`${site.url}/p/0`] })).body;
     const ours = await load({
@@ -92,7 +92,7 @@ async function main() {
     process.env.WEBDATA_RUN_WORKERS = 'true';
     process.env.WEBDATA_WORKERS = '32';
     process.env.WEBDATA_PER_HOST_CONCURRENCY = '32';
-    const crawler = await spawnServer(join(dataDir, 'crawl'), ['--allow-private-networks']);
+    const crawler = await spawnServer(join(dataDir, 'crawl'), ['--allow-private-networks'], { built: true });
     const crawlCall = apiClient(crawler.url, crawler.apiKey!);
     const started = performance.now();
     const crawl = (await crawlCall('POST', '/api/v1/crawl', { url: `${site.url}/p/0`, limit: CRAWL_PAGES }))

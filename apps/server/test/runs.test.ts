@@ -88,7 +88,7 @@ describe('run lifecycle', () => {
   it('serves content in every format, as JSON or raw by Accept', async () => {
     const created = await call('POST', '/api/v1/crawl', {
       urls: [`${site.url}/a`],
-      formats: ['markdown', 'links'],
+      formats: ['markdown', 'links', 'text', 'html'],
     });
     await waitForRun(call, created.body.id);
     const [result] = await results(created.body.id);
@@ -106,6 +106,16 @@ describe('run lifecycle', () => {
     const html = await call('GET', `${base}?format=html`, undefined, { accept: 'text/html' });
     expect(html.headers['content-type']).toMatch(/^text\/html/);
     expect((await call('GET', `${base}?format=json`)).status).toBe(404);
+    // Only the formats a run asks for are stored.
+    const plain = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/b`] });
+    await waitForRun(call, plain.body.id);
+    const [other] = await results(plain.body.id);
+    const missing = await call(
+      'GET',
+      `/api/v1/runs/${plain.body.id}/results/${other!.id}/content?format=html`,
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toMatch(/asked for markdown/);
   });
 
   it('ends incomplete when some pages fail, and retry re-runs only those', async () => {

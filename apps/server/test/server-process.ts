@@ -1,7 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/webdata-server.mjs', import.meta.url));
+const BUILT = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/**
+ * How to run `webdata-server`: the built server (`bin/`, as users run it) when
+ * `built` is asked and a build exists, else the sources through tsx.
+ */
+export function serverCommand(built = false): string[] {
+  return built && existsSync(BUILT) ? [BIN] : ['--conditions=source', '--import', 'tsx', MAIN];
+}
 
 /** A `webdata-server start` child process, run from the sources with tsx. */
 export interface ServerProcess {
@@ -13,21 +24,14 @@ export interface ServerProcess {
 }
 
 /** Starts the server as a child process on an ephemeral port and waits for its URL. */
-export async function spawnServer(dataDir: string, extraArgs: string[] = []): Promise<ServerProcess> {
+export async function spawnServer(
+  dataDir: string,
+  extraArgs: string[] = [],
+  options: { built?: boolean } = {},
+): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      MAIN,
-      'start',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      ...extraArgs,
-    ],
+    [...serverCommand(options.built), 'start', '--port', '0', '--data-dir', dataDir, ...extraArgs],
     { env: { ...process.env, WEBDATA_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

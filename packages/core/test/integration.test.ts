@@ -93,7 +93,9 @@ describe('the client against the real server', () => {
   });
 
   it('expands content client-side, searches what was crawled, and reports a missing screenshot', async () => {
-    const { run } = await collectRun(client.crawl({ urls: [`${site.url}/d`], collection: 'core-it' }));
+    const { run } = await collectRun(
+      client.crawl({ urls: [`${site.url}/d`], collection: 'core-it', formats: ['markdown', 'text'] }),
+    );
     const [result] = await client.runs
       .results(run.id, { expand: ['content'], contentFormat: 'text' })
       .toArray();

@@ -5,6 +5,9 @@ import { Worker } from 'node:worker_threads';
 import { type ConvertInput, convertFetched } from './convert-fetched.js';
 import type { ConvertedPage } from './types.js';
 
+/** A converter thread died (out of memory on a huge page, or a crash) with pages still in it. */
+class ThreadDiedError extends Error {}
+
 interface Pending {
   resolve: (page: ConvertedPage) => void;
   reject: (error: Error) => void;
@@ -20,16 +23,22 @@ interface Thread {
  * to the bundle, or, when running from the TypeScript sources (tests, tsx),
  * `convert-worker.ts` loaded through tsx.
  */
+/**
+ * Heap limits of a converter thread. Without them V8 lets a busy thread's heap
+ * grow to hundreds of MB between collections; a page too big for them kills
+ * only its thread, and that page is converted again on the main thread.
+ */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 function startWorker(): Worker {
   const built = new URL('./convert-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits: THREAD_LIMITS });
   // From sources: register tsx's loader inside the thread, then load the TypeScript worker.
   const tsx = createRequire(import.meta.url)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
   const source = new URL('./convert-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, resourceLimits: THREAD_LIMITS });
 }
 
 /**
@@ -49,10 +58,18 @@ export class ConverterPool {
     if (this.threads === 0 || this.closed) return convertFetched(page);
     const thread = this.leastBusy();
     const id = this.nextId++;
-    return new Promise<ConvertedPage>((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl } });
-    });
+    try {
+      return await new Promise<ConvertedPage>((resolve, reject) => {
+        thread.pending.set(id, { resolve, reject });
+        thread.worker.postMessage({
+          id,
+          page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl },
+        });
+      });
+    } catch (error) {
+      if (!(error instanceof ThreadDiedError)) throw error;
+      return convertFetched(page);
+    }
   }
 
   private leastBusy(): Thread {
@@ -76,8 +93,8 @@ export class ConverterPool {
       const index = this.pool.indexOf(thread);
       if (index >= 0) this.pool.splice(index, 1);
     };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`converter thread exited with code ${code}`)));
+    worker.on('error', (error) => fail(new ThreadDiedError(error.message)));
+    worker.on('exit', (code) => fail(new ThreadDiedError(`converter thread exited with code ${code}`)));
     return thread;
   }
 

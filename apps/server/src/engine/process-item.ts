@@ -1,4 +1,10 @@
-import type { CrawlParams, DeepCrawlParams, ExtractParams, ResultContentFormat } from '@webdata/contract';
+import type {
+  ContentFormat,
+  CrawlParams,
+  DeepCrawlParams,
+  ExtractParams,
+  ResultContentFormat,
+} from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import type { ConvertedPage } from '../content/types.js';
 import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from '../crawl/url/index.js';
@@ -47,12 +53,18 @@ export async function processItem(
   }
   const converted = await deps.convert(page);
   signal.throwIfAborted();
-  const contents: Partial<Record<ResultContentFormat, string>> = {
-    markdown: converted.markdown,
-    html: converted.html,
-    text: converted.text,
-    links: JSON.stringify(converted.links),
+  // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
+  const formats: ContentFormat[] =
+    item.runType === 'extract' ? ['markdown', 'html', 'text', 'links'] : (params as CrawlParams).formats;
+  const all: Record<ContentFormat, () => string> = {
+    markdown: () => converted.markdown,
+    html: () => converted.html,
+    text: () => converted.text,
+    links: () => JSON.stringify(converted.links),
   };
+  const contents: Partial<Record<ResultContentFormat, string>> = Object.fromEntries(
+    formats.map((format) => [format, all[format]()]),
+  );
   const outcome: ItemOutcome = {
     status: 'succeeded',
     result: {

@@ -30,6 +30,12 @@ function defaultFormat(result: Result, params: Record<string, unknown>): ResultC
   return formats?.[0] ?? 'markdown';
 }
 
+/** The formats a run stores, as a reader would list them. */
+function requestedFormats(params: Record<string, unknown>): string {
+  const formats = (params.formats as string[] | undefined) ?? ['markdown', 'html', 'text', 'links', 'json'];
+  return formats.join(', ');
+}
+
 /** Which raw media type the `Accept` header prefers over JSON, if any. */
 function rawPreference(accept: string | undefined): string | null {
   if (!accept) return null;
@@ -65,7 +71,7 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
         'not_found',
         result.status === 'failed'
           ? `this result failed (${result.error?.code}); it has no ${format} content`
-          : `this result has no ${format} content`,
+          : `this result has no ${format} content; the run asked for ${requestedFormats(stored.run.params)}`,
       );
     }
     const content =
