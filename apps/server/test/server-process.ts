@@ -27,12 +27,12 @@ export interface ServerProcess {
 export async function spawnServer(
   dataDir: string,
   extraArgs: string[] = [],
-  options: { built?: boolean } = {},
+  options: { built?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
     [...serverCommand(options.built), 'start', '--port', '0', '--data-dir', dataDir, ...extraArgs],
-    { env: { ...process.env, WEBDATA_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, WEBDATA_LOG_LEVEL: 'warn', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout!.on('data', (chunk) => {

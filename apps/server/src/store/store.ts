@@ -1,12 +1,4 @@
-import type {
-  ErrorInfo,
-  Result,
-  ResultContentFormat,
-  ResultStatus,
-  Run,
-  RunStatus,
-  RunType,
-} from '@webdata/contract';
+import type { Result, ResultContentFormat, ResultStatus, Run, RunStatus, RunType } from '@webdata/contract';
 import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
 
 /** A run as stored: the wire object plus what only the server knows. */
@@ -150,5 +142,3 @@ export interface Store {
 
 /** Item states (internal; results only show succeeded and failed). */
 export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-
-export type { ErrorInfo };

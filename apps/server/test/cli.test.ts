@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from './api-client.js';
+import { exited, type ServerProcess, serverCommand, spawnServer } from './server-process.js';
+
+const run = promisify(execFile);
+let dataDir: string;
+let server: ServerProcess;
+
+/** Runs `webdata-server …` against the test's data dir. */
+async function cli(...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [...serverCommand(), ...args, '--data-dir', dataDir]);
+  return stdout;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  server = await spawnServer(dataDir, [], { env: { WEBDATA_LOG_LEVEL: 'info' } });
+});
+
+afterAll(async () => {
+  server?.child.kill('SIGTERM');
+  if (server) await exited(server.child);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('webdata-server command line', () => {
+  it('prints a key on first start; keys create, list and revoke work beside a running server', async () => {
+    expect(server.apiKey).toMatch(/^wd_key_/);
+    const created = await cli('keys', 'create', '--name', 'ci');
+    const key = /(wd_key_\S+)/.exec(created)![1]!;
+    const id = /created key (key_\S+)/.exec(created)![1]!;
+    const call = apiClient(server.url, key);
+    expect((await call('GET', '/api/v1/runs')).status).toBe(200);
+    const listed = await cli('keys', 'list');
+    expect(listed).toContain(id);
+    expect(listed).toContain('name=ci');
+    expect(listed).not.toContain(key.split('_').at(-1));
+    expect(await cli('keys', 'revoke', id)).toContain(`revoked ${id}`);
+    // Key records are cached for a second in the server.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await call('GET', '/api/v1/runs')).status).toBe(401);
+    expect(await cli('keys', 'list')).toMatch(new RegExp(`${id}.*revoked=`));
+  });
+
+  it('logs requests without ever writing an API key into the log', async () => {
+    const call = apiClient(server.url, server.apiKey!);
+    await call('GET', '/api/v1/runs?limit=1');
+    await apiClient(server.url, `${server.apiKey!.slice(0, -1)}x`)('GET', '/api/v1/runs');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = server.output().replace(server.apiKey!, '<printed at start>');
+    expect(log).toMatch(/"url":"\/api\/v1\/runs\?limit=1"/);
+    expect(log).not.toContain(server.apiKey!.split('_').at(-1)!.slice(0, 20));
+    expect(log).not.toMatch(/"x-api-key"/i);
+  });
+});
