@@ -5,25 +5,21 @@
  * expected crawl is computed here, breadth-first over the site's own link
  * graph, and compared with the server's results and the site's request log.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Result, ResultPage, Run } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeepCrawlSite, startDeepCrawlSite } from '../bench/deep-crawl-site.js';
-import { type StartedServer, startServer } from '../src/index.js';
-import { type ApiCall, apiClient, waitForRun } from './api-client.js';
+import { type ApiCall, waitForRun } from './api-client.js';
 import { FixtureSite, page } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 const PAGES = 400;
 
 let site: FixtureSite;
 let spec: DeepCrawlSite;
 let other: FixtureSite;
-let server: StartedServer;
+let server: TestServer;
 let call: ApiCall;
-let dataDir: string;
 
 /** The page a URL means on these sites: scheme and host as the URL parser prints them, no fragment, `index.html`, trailing slash or `utm_*`. */
 function canon(url: string): string {
@@ -183,25 +179,14 @@ beforeAll(async () => {
   );
   await other.start();
   ({ site, spec } = await startDeepCrawlSite({ pages: PAGES, traps: true, externalUrl: `${other.url}/` }));
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-deep-crawl-'));
-  server = await startServer({
-    dataDir,
-    allowPrivateNetworks: true,
-    logLevel: 'silent',
-    validateResponses: true,
-    workerConcurrency: 8,
-    perHostConcurrency: 8,
-    rateLimitPerSecond: 100_000,
-    rateLimitBurst: 100_000,
-  });
-  call = apiClient(server.url, server.apiKey);
+  server = await startTestServer({ workerConcurrency: 8, perHostConcurrency: 8 });
+  call = server.call;
 });
 
 afterAll(async () => {
   await server?.close();
   await site?.stop();
   await other?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the generated site', () => {

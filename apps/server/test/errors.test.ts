@@ -1,33 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorBody } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedServer, startServer } from '../src/index.js';
+import { startServer } from '../src/index.js';
 import { type ApiCall, apiClient } from './api-client.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
-let server: StartedServer;
+let server: TestServer;
 let call: ApiCall;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-errors-'));
-  // The SSRF guard stays on here (the default): only literal loopback URLs are used, so nothing is fetched.
-  server = await startServer({
-    dataDir,
-    logLevel: 'silent',
-    validateResponses: true,
-    rateLimitPerSecond: 1000,
-    rateLimitBurst: 1000,
+  server = await startTestServer({
+    // The SSRF guard stays on here (the server's default, which the test helper turns off): only literal
+    // loopback URLs are used, so nothing is fetched.
+    allowPrivateNetworks: false,
     // No workers: these runs are never fetched, so no name is ever resolved.
     runWorkers: false,
   });
-  call = apiClient(server.url, server.apiKey);
+  call = server.call;
 });
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 function expectError(
@@ -166,7 +159,7 @@ describe('4xx answers of api-v1.md', () => {
 
   it('429 rate_limited with Retry-After past the key rate (a burst of 3, then 1 per second)', async () => {
     const strict = await startServer({
-      dataDir: join(dataDir, 'strict'),
+      dataDir: join(server.dataDir, 'strict'),
       logLevel: 'silent',
       runWorkers: false,
       rateLimitPerSecond: 1,

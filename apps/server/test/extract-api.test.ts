@@ -6,11 +6,8 @@
  * validation and the model-backed engine against a local chat-completions
  * server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ErrorBody, type Result, ResultContent, Run } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,9 +17,9 @@ import {
   loadExtractionCases,
   measureAccuracy,
 } from '../src/extract/index.js';
-import { type StartedServer, startServer } from '../src/index.js';
-import { type ApiCall, apiClient, waitForRun } from './api-client.js';
+import { type ApiCall, waitForRun } from './api-client.js';
 import { type FixtureRoute, FixtureSite } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /**
  * The default engine's floor in `src/extract/accuracy.test.ts` is 94 %; through
@@ -81,9 +78,8 @@ const SKU_SCHEMA = {
 };
 
 let site: FixtureSite;
-let server: StartedServer;
+let server: TestServer;
 let call: ApiCall;
-let dataDir: string;
 let cases: ExtractionCase[];
 
 beforeAll(async () => {
@@ -92,22 +88,13 @@ beforeAll(async () => {
   for (const c of cases) routes[`/cases/${c.file}`] = { body: c.html };
   site = new FixtureSite(routes);
   await site.start();
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-extract-api-'));
-  server = await startServer({
-    dataDir,
-    allowPrivateNetworks: true,
-    logLevel: 'silent',
-    validateResponses: true,
-    rateLimitPerSecond: 10_000,
-    rateLimitBurst: 10_000,
-  });
-  call = apiClient(server.url, server.apiKey);
+  server = await startTestServer();
+  call = server.call;
 });
 
 afterAll(async () => {
   await server?.close();
   await site?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function resultsOf(api: ApiCall, runId: string): Promise<Result[]> {
@@ -428,30 +415,21 @@ class FakeModel {
 
 describe('the model-backed engine through the API', () => {
   let model: FakeModel;
-  let modelServer: StartedServer;
+  let modelServer: TestServer;
   let modelCall: ApiCall;
-  let modelDataDir: string;
 
   beforeAll(async () => {
     model = new FakeModel();
     await model.start();
-    modelDataDir = mkdtempSync(join(tmpdir(), 'webdata-extract-model-'));
-    modelServer = await startServer({
-      dataDir: modelDataDir,
-      allowPrivateNetworks: true,
-      logLevel: 'silent',
-      validateResponses: true,
-      rateLimitPerSecond: 10_000,
-      rateLimitBurst: 10_000,
+    modelServer = await startTestServer({
       llm: { baseUrl: `${model.url}/v1`, model: 'test-model', apiKey: 'sk-test', timeoutMs: 5000 },
     });
-    modelCall = apiClient(modelServer.url, modelServer.apiKey);
+    modelCall = modelServer.call;
   });
 
   afterAll(async () => {
     await modelServer?.close();
     await model?.stop();
-    if (modelDataDir) rmSync(modelDataDir, { recursive: true, force: true });
   });
 
   const schema = {

@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ENDPOINTS, type Endpoint, ErrorBody, LIMITS } from '@webdata/contract';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type StartedServer, startServer } from '../src/index.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /**
  * Property-based bad-input test of the whole HTTP API: generated malformed
@@ -19,8 +16,7 @@ import { type StartedServer, startServer } from '../src/index.js';
  * test sends no traffic beyond the server on 127.0.0.1.
  */
 
-let server: StartedServer;
-let dataDir: string;
+let server: TestServer;
 /** A run that exists (queued forever, no workers), so some ids hit a real run. */
 let queuedRunId: string;
 /**
@@ -30,14 +26,10 @@ let queuedRunId: string;
 let terminalRunId: string;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-fuzz-'));
-  server = await startServer({
-    dataDir,
-    logLevel: 'silent',
-    validateResponses: true,
+  server = await startTestServer({
+    // The SSRF guard stays on (the server's default, which the test helper turns off): nothing is fetched.
+    allowPrivateNetworks: false,
     runWorkers: false,
-    rateLimitPerSecond: 100_000,
-    rateLimitBurst: 100_000,
   });
   const headers = { 'x-api-key': server.apiKey, 'content-type': 'application/json' };
   const createRun = async () => {
@@ -58,7 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** One generated request. Header values may be arrays (the header sent twice). */

@@ -1,18 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ErrorBody, type Result, Run } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedServer, startServer } from '../src/index.js';
 import { type ApiCall, apiClient, waitForRun } from './api-client.js';
 import { FixtureSite, page, slowRoute } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
 let site: FixtureSite;
-let server: StartedServer;
+let server: TestServer;
 let call: ApiCall;
-let dataDir: string;
 let flaky = 0;
 
 beforeAll(async () => {
@@ -39,24 +35,13 @@ beforeAll(async () => {
     },
   });
   await site.start();
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-runs-'));
-  server = await startServer({
-    dataDir,
-    allowPrivateNetworks: true,
-    logLevel: 'silent',
-    validateResponses: true,
-    maxDownloadBytes: 100_000,
-    pageTimeoutMs: 15_000,
-    rateLimitPerSecond: 10_000,
-    rateLimitBurst: 10_000,
-  });
-  call = apiClient(server.url, server.apiKey);
+  server = await startTestServer({ maxDownloadBytes: 100_000, pageTimeoutMs: 15_000 });
+  call = server.call;
 });
 
 afterAll(async () => {
   await server?.close();
   await site?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function results(runId: string): Promise<Result[]> {

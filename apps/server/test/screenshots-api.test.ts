@@ -5,16 +5,13 @@
  * and expiry (403), a deleted run (404), a result without a screenshot, and a
  * server whose Chromium is missing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ErrorBody, type Result, ScreenshotAccess } from '@webdata/contract';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedServer, startServer } from '../src/index.js';
 import { decodePng } from '../src/screenshots/index.js';
 import { type ApiCall, apiClient, waitForRun } from './api-client.js';
 import { FixtureSite, page } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -30,32 +27,18 @@ const PRODUCT_PAGE = `<!doctype html><html><head><title>Beacon Kettle</title>
 <h1>Beacon Kettle</h1><dl><dt>Price</dt><dd>€49.90</dd><dt>Capacity</dt><dd>1.7 litres</dd></dl>
 <p>A stove-top kettle in brushed steel with a whistle that sings when the water boils.</p></main></body></html>`;
 
-const BASE_OPTIONS = {
-  allowPrivateNetworks: true,
-  logLevel: 'silent',
-  validateResponses: true,
-  rateLimitPerSecond: 10_000,
-  rateLimitBurst: 10_000,
-} as const;
-
 let site: FixtureSite;
-let dataDirs: string[] = [];
-let servers: StartedServer[] = [];
-let server: StartedServer;
+let servers: TestServer[] = [];
+let server: TestServer;
 let call: ApiCall;
 
 /** The crawl result of the tall page and the extraction result of the product page, both with screenshots. */
 let tall: Result;
 let product: Result;
 
-function freshDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'webdata-screenshots-api-'));
-  dataDirs.push(dir);
-  return dir;
-}
-
-async function start(options: Parameters<typeof startServer>[0]): Promise<StartedServer> {
-  const started = await startServer(options);
+/** Starts a test server that `afterAll` closes (removing its data directory). */
+async function start(overrides: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
+  const started = await startTestServer(overrides);
   servers.push(started);
   return started;
 }
@@ -119,8 +102,8 @@ beforeAll(async () => {
     '/plain': { body: page('Plain page') },
   });
   await site.start();
-  server = await start({ dataDir: freshDataDir(), chromiumPath: CHROMIUM, ...BASE_OPTIONS });
-  call = apiClient(server.url, server.apiKey);
+  server = await start({ chromiumPath: CHROMIUM });
+  call = server.call;
   const [crawl, extraction] = await Promise.all([
     runToEnd(call, '/api/v1/crawl', { urls: [`${site.url}/tall`], screenshot: true }),
     runToEnd(call, '/api/v1/extract', {
@@ -136,12 +119,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // Closing a server closes its Chromium too.
+  // Closing a server closes its Chromium too, and removes its data directory.
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
   await site?.stop();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-  dataDirs = [];
 });
 
 describe('screenshots of a crawl', () => {
@@ -237,12 +218,7 @@ describe('signed URL checks', () => {
   });
 
   it('answers 403 once the URL has expired', async () => {
-    const shortLived = await start({
-      dataDir: freshDataDir(),
-      chromiumPath: CHROMIUM,
-      signedUrlTtlSeconds: 1,
-      ...BASE_OPTIONS,
-    });
+    const shortLived = await start({ chromiumPath: CHROMIUM, signedUrlTtlSeconds: 1 });
     const api = apiClient(shortLived.url, shortLived.apiKey);
     const { results } = await runToEnd(api, '/api/v1/crawl', {
       urls: [`${site.url}/plain`],
@@ -275,11 +251,7 @@ describe('results without a screenshot', () => {
   });
 
   it('still crawls when Chromium is missing, saying on each result how to enable screenshots', async () => {
-    const noBrowser = await start({
-      dataDir: freshDataDir(),
-      chromiumPath: '/nonexistent/chromium',
-      ...BASE_OPTIONS,
-    });
+    const noBrowser = await start({ chromiumPath: '/nonexistent/chromium' });
     const api = apiClient(noBrowser.url, noBrowser.apiKey);
     const { run, results } = await runToEnd(api, '/api/v1/crawl', {
       urls: [`${site.url}/plain`, `${site.url}/tall`],

@@ -4,15 +4,12 @@
  * `POST /api/v1/search` and listed with `GET /api/v1/collections`. Every
  * answer is checked against the contract's strict schemas.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CollectionPage, ErrorBody, SearchAnswer, type SearchRequest } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StartedServer, startServer } from '../src/index.js';
 import { type ApiCall, apiClient, waitForRun } from './api-client.js';
 import { type FixtureRoute, FixtureSite } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /** A documentation page: title, headings, paragraphs and links, like a real docs site. */
 function docPage(title: string, sections: [heading: string, text: string][], links: string[] = []): string {
@@ -119,9 +116,8 @@ const routesOf = (pages: Record<string, string>): Record<string, FixtureRoute> =
 
 let docs: FixtureSite;
 let status: FixtureSite;
-let server: StartedServer;
+let server: TestServer;
 let call: ApiCall;
-let dataDir: string;
 
 /** POST /api/v1/search, answer checked against the strict contract schema. */
 async function search(request: SearchRequest, key?: string) {
@@ -155,16 +151,8 @@ beforeAll(async () => {
   status = new FixtureSite(routesOf(STATUS_PAGES));
   await docs.start();
   await status.start();
-  dataDir = mkdtempSync(join(tmpdir(), 'webdata-search-api-'));
-  server = await startServer({
-    dataDir,
-    allowPrivateNetworks: true,
-    logLevel: 'silent',
-    validateResponses: true,
-    rateLimitPerSecond: 100_000,
-    rateLimitBurst: 100_000,
-  });
-  call = apiClient(server.url, server.apiKey);
+  server = await startTestServer();
+  call = server.call;
   await crawl({ url: `${docs.url}/`, limit: 50, collection: 'docs' });
   await crawl({ url: `${status.url}/`, limit: 50, collection: 'docs' });
 });
@@ -173,7 +161,6 @@ afterAll(async () => {
   await server?.close();
   await docs?.stop();
   await status?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const ALL_DOCS = Object.keys(DOCS_PAGES).length + Object.keys(STATUS_PAGES).length;
