@@ -68,4 +68,32 @@ describe('crash recovery', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   });
+
+  it('stops gracefully on SIGTERM mid-crawl and finishes after a restart, each page once', async () => {
+    const dir = join(dataDir, 'graceful');
+    const first = await spawnServer(dir, ['--allow-private-networks']);
+    children.push(first);
+    const call = apiClient(first.url, first.apiKey!);
+    const runId = (await call('POST', '/api/v1/crawl', { url: `${site.url}/p/0`, limit: PAGES })).body
+      .id as string;
+    for (;;) {
+      if ((await call('GET', `/api/v1/runs/${runId}`)).body.stats.succeeded >= 10) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    expect(first.output()).toMatch(/SIGTERM: shutting down/);
+
+    const second = await spawnServer(dir, ['--allow-private-networks']);
+    children.push(second);
+    const again = apiClient(second.url, first.apiKey!);
+    const run = await waitForRun(again, runId, 60_000);
+    expect(run.status).toBe('completed');
+    const { body } = await again('GET', `/api/v1/runs/${runId}/results?limit=200`);
+    const urls = body.data.map((r: { url: string }) => r.url);
+    expect(urls).toHaveLength(PAGES);
+    expect(new Set(urls).size).toBe(PAGES);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  });
 });
