@@ -211,7 +211,7 @@ export function addressRefused(host: string, address: string, kind: AddressClass
   const shown = host === address ? address : `${host} (${address})`;
   return new PageError(
     'unprocessable_url',
-    `refused to connect to ${shown}: ${describeAddressClass(kind)}; private networks are not allowed`,
+    `refused to connect to ${shown}: ${describeAddressClass(kind)}; private networks are not allowed (WEBDATA_ALLOW_PRIVATE_NETWORKS or --allow-private-networks lets a self-hosted server fetch them)`,
   );
 }
 
@@ -254,7 +254,7 @@ export function checkHopUrl(input: string | URL, allowPrivateNetworks: boolean):
     if (BLOCKED_HOST_NAMES.has(name) || name === 'localhost' || name.endsWith('.localhost')) {
       throw new PageError(
         'unprocessable_url',
-        `refused to connect to ${name}: a local or metadata host name; private networks are not allowed`,
+        `refused to connect to ${name}: a local or metadata host name; private networks are not allowed (WEBDATA_ALLOW_PRIVATE_NETWORKS or --allow-private-networks lets a self-hosted server fetch them)`,
       );
     }
   }
