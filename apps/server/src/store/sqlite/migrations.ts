@@ -104,6 +104,12 @@ const MIGRATIONS: string[] = [
   ALTER TABLE runs ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0;
   UPDATE runs SET item_count = (SELECT count(*) FROM items WHERE items.run_id = runs.id);
   `,
+  `
+  -- Claims share work out between active runs: find those fast, and each one's oldest queued items.
+  CREATE INDEX runs_active ON runs (status, seq);
+  CREATE INDEX items_run_queue ON items (run_id, status, seq);
+  DROP INDEX items_run_status;
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

@@ -116,3 +116,23 @@ describe('SqliteStore work items', () => {
     expect(await store.getRun(OWNER, runId)).not.toBeNull();
   });
 });
+
+describe('SqliteStore claim order', () => {
+  it('shares claims out between active runs, oldest items first within each', async () => {
+    store = new SqliteStore(':memory:');
+    const big = await crawlRun(Array.from({ length: 10 }, (_, i) => `https://big.example/${i}`));
+    const small = await crawlRun(['https://small.example/0', 'https://small.example/1']);
+    const first = await store.claimItems('w', 4, 60_000);
+    expect(first.filter((i) => i.runId === small)).toHaveLength(2);
+    expect(first.filter((i) => i.runId === big).map((i) => i.url)).toEqual([
+      'https://big.example/0',
+      'https://big.example/1',
+    ]);
+    // With the small run's work all taken, the big run fills every free slot.
+    const second = await store.claimItems('w', 5, 60_000);
+    expect(second.map((i) => i.url)).toEqual([2, 3, 4, 5, 6].map((i) => `https://big.example/${i}`));
+    const rest = await store.claimItems('w', 10, 60_000);
+    expect(rest).toHaveLength(3);
+    expect(await store.claimItems('w', 10, 60_000)).toEqual([]);
+  });
+});

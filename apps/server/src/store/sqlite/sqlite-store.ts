@@ -323,8 +323,10 @@ export class SqliteStore implements Store {
   async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
     return this.db.transaction(() => {
       const timestamp = now();
+      const picked = this.pickQueued(count);
+      if (picked.length === 0) return [];
       const rows = this.sql<
-        [string, number, string, number],
+        (string | number)[],
         {
           id: string;
           run_id: string;
@@ -336,9 +338,9 @@ export class SqliteStore implements Store {
       >(
         `UPDATE items SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
              lease_token = lower(hex(randomblob(8))), updated_at = ?
-           WHERE id IN (SELECT id FROM items WHERE status = 'queued' ORDER BY seq LIMIT ?)
+           WHERE id IN (${picked.map(() => '?').join(',')}) AND status = 'queued'
            RETURNING id, run_id, url, depth, parent_url, lease_token`,
-      ).all(workerId, Date.now() + leaseMs, timestamp, count);
+      ).all(workerId, Date.now() + leaseMs, timestamp, ...picked);
       const runs = new Map<string, RunRow>();
       for (const row of rows) {
         if (runs.has(row.run_id)) continue;
@@ -363,6 +365,43 @@ export class SqliteStore implements Store {
         };
       });
     })();
+  }
+
+  /** Where the next claim starts in the rotation of active runs. */
+  private claimRotation = 0;
+
+  /**
+   * Up to `count` queued item ids, shared out between the active runs in
+   * turn (oldest items first within a run), so one big crawl does not hold
+   * back the runs created after it.
+   */
+  private pickQueued(count: number): string[] {
+    const active = this.sql<[], { id: string }>(
+      "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY seq",
+    )
+      .all()
+      .map((run) => run.id);
+    if (active.length === 0) return [];
+    const start = this.claimRotation++ % active.length;
+    const order = [...active.slice(start), ...active.slice(0, start)];
+    const next = this.sql<[string, number], { id: string }>(
+      "SELECT id FROM items WHERE run_id = ? AND status = 'queued' ORDER BY seq LIMIT ?",
+    );
+    const picked: string[] = [];
+    const taken = new Map<string, number>();
+    const share = Math.max(1, Math.ceil(count / order.length));
+    // A first pass gives each run its share; a second fills what runs with less work left open.
+    for (const pass of [share, count]) {
+      for (const runId of order) {
+        const room = count - picked.length;
+        if (room <= 0) return picked;
+        const already = taken.get(runId) ?? 0;
+        const ids = next.all(runId, already + Math.min(pass, room)).slice(already);
+        for (const { id } of ids) picked.push(id);
+        taken.set(runId, already + ids.length);
+      }
+    }
+    return picked;
   }
 
   async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
