@@ -161,7 +161,10 @@ describe('screenshots', () => {
       }
     }
     const otherPath = new URL(signed);
-    otherPath.pathname = otherPath.pathname.replace(result.id, `${result.id.slice(0, -1)}x`);
+    otherPath.pathname = otherPath.pathname.replace(
+      result.id,
+      `${result.id.slice(0, -1)}${result.id.endsWith('x') ? 'y' : 'x'}`,
+    );
     altered.push(otherPath.toString());
     if (altered.length < 2) {
       // A foreign server's signed URL need not use these names; altering its last character must still fail.
