@@ -51,8 +51,8 @@ const creation = (summary: string, operationId: string, path: string, body: z.Zo
 
 /**
  * Every endpoint of the specification's table plus the extra ones of
- * api-v1.md. The server registers its routes from this table and the OpenAPI
- * document is generated from it, so the two cannot drift apart.
+ * api-v1.md. The OpenAPI document is generated from it, and the server's
+ * tests check that it serves every entry, so the two cannot drift apart.
  *
  * @example
  * ```ts
