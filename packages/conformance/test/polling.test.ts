@@ -8,6 +8,12 @@ import { conformanceTarget } from '../src/target.js';
 const target = conformanceTarget();
 const call = apiClient(target.baseUrl, target.apiKey);
 
+/** Waits until a run's slow page is being fetched, then reads the run (for its ETag). */
+async function whenRunning(runId: string) {
+  await pollRun(call, runId, (run) => run.status === 'running' || (run.stats?.running ?? 0) > 0, 10_000);
+  return call('GET', `/api/v1/runs/${runId}`);
+}
+
 describe('polling help', () => {
   it('[api-v1 Polling] GET /runs/{runId} sends an ETag; If-None-Match answers 304 while nothing changed', async (context) => {
     const site = requireFixture(target, context);
@@ -49,13 +55,7 @@ describe('polling help', () => {
     const created = await createRun(call, '/api/v1/crawl', { urls: [`${site}/slow`] });
     try {
       // Wait until the item is running, so the next change is the cancel below.
-      await pollRun(
-        call,
-        created.id,
-        (run) => run.status === 'running' || (run.stats?.running ?? 0) > 0,
-        10_000,
-      );
-      const current = await call('GET', `/api/v1/runs/${created.id}`);
+      const current = await whenRunning(created.id);
       const started = Date.now();
       const held = call('GET', `/api/v1/runs/${created.id}?wait=20`, {
         headers: { 'if-none-match': String(current.headers.etag) },
@@ -77,13 +77,7 @@ describe('polling help', () => {
     const site = requireFixture(target, context);
     const created = await createRun(call, '/api/v1/crawl', { urls: [`${site}/slow`] });
     try {
-      await pollRun(
-        call,
-        created.id,
-        (run) => run.status === 'running' || (run.stats?.running ?? 0) > 0,
-        10_000,
-      );
-      const current = await call('GET', `/api/v1/runs/${created.id}`);
+      const current = await whenRunning(created.id);
       const started = Date.now();
       const held = await call('GET', `/api/v1/runs/${created.id}?wait=1`, {
         headers: { 'if-none-match': String(current.headers.etag) },
