@@ -41,7 +41,7 @@ export function conflict(message: string): ServiceError {
  * failed result (`{ code, message }`), never an HTTP error of the API itself.
  * Codes: `unprocessable_url`, `robots_disallowed`, `fetch_failed`, `timeout`,
  * `too_large`, `too_many_redirects`, `http_error`, `unsupported_content`,
- * `extraction_failed`, `cancelled`.
+ * `extraction_failed`, `screenshot_unavailable`, `cancelled`.
  */
 export class PageError extends Error {
   readonly code: string;
