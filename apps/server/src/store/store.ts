@@ -100,7 +100,6 @@ export interface Store {
   /** Creates the run, or returns the run first created with the same idempotency key (`created: false`). */
   createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }>;
   getRun(owner: string, runId: string): Promise<StoredRun | null>;
-  getRunVersion(runId: string): Promise<number | null>;
   /** The owner and version of a run: enough to answer 404, 304 or a cached snapshot without reading the run. */
   getRunHead(runId: string): Promise<{ owner: string; version: number } | null>;
   listRuns(query: RunListQuery): Promise<Page<Run>>;

@@ -139,10 +139,15 @@ async function waitForChange(
   request.raw.once('close', onClose);
   context.closing.addEventListener('abort', onClose, { once: true });
   try {
-    await context.events.waitForChange(runId, seen, () => context.store.getRunVersion(runId), {
-      timeoutMs: wait * 1000,
-      signal: abort.signal,
-    });
+    await context.events.waitForChange(
+      runId,
+      seen,
+      async () => (await context.store.getRunHead(runId))?.version ?? null,
+      {
+        timeoutMs: wait * 1000,
+        signal: abort.signal,
+      },
+    );
   } finally {
     request.raw.off('close', onClose);
     context.closing.removeEventListener('abort', onClose);

@@ -207,11 +207,6 @@ export class SqliteStore implements Store {
     return row ? this.toStored(row) : null;
   }
 
-  async getRunVersion(runId: string): Promise<number | null> {
-    const row = this.sql<[string], { version: number }>('SELECT version FROM runs WHERE id = ?').get(runId);
-    return row?.version ?? null;
-  }
-
   async getRunHead(runId: string): Promise<{ owner: string; version: number } | null> {
     return (
       this.sql<[string], { owner: string; version: number }>(
