@@ -1,0 +1,160 @@
+import pg from 'pg';
+import { ServiceError } from '../../errors.js';
+
+/** Settings of a connection pool to the shared database. */
+export interface PostgresPoolOptions {
+  /** Connections this process keeps at most (API and workers share them). */
+  max?: number;
+  /** How long a request waits for a connection before it is refused as unavailable. */
+  connectionTimeoutMs?: number;
+  /** Called with errors of idle connections (the server went away); they are dropped and replaced on demand. */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * A pool of connections to `url`. Reconnection is the pool's: a connection
+ * that breaks is discarded and the next query opens a new one, so a restarted
+ * server is picked up without anything else to do. Queries made while the
+ * server is away fail with {@link storeUnavailable}'s error.
+ */
+export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    idleTimeoutMillis: 30_000,
+    // A statement stuck behind a lock must not hold an HTTP request forever.
+    statement_timeout: 30_000,
+    application_name: 'webdata',
+  });
+  // Without a listener an idle connection's error (server restart) would crash the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
+}
+
+/** SQLSTATE classes and codes after which the same work can simply be tried again. */
+const RETRYABLE_IN_PLACE = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+/** SQLSTATEs that mean the server is (for now) not there: shutting down, starting up, out of connections. */
+const SERVER_AWAY = new Set([
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '55P03', // lock_not_available
+  '57014', // query_canceled (statement timeout)
+]);
+
+/** Node socket errors of a connection that was refused or cut. */
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTCONN',
+]);
+
+/** True for a serialization failure or deadlock: the transaction can run again as it is. */
+export function isRetryableConflict(error: unknown): boolean {
+  return RETRYABLE_IN_PLACE.has((error as { code?: unknown })?.code as string);
+}
+
+/**
+ * True when `error` says the database is away or overloaded for a moment
+ * (connection refused or lost, server shutting down or starting, `08xxx`
+ * connection exceptions, too many connections, a conflict that outlived its
+ * retries) rather than that the query is wrong.
+ */
+export function isTransientPostgresError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || SERVER_AWAY.has(code) || RETRYABLE_IN_PLACE.has(code)) return true;
+    if (SOCKET_ERRORS.has(code)) return true;
+  }
+  // pg reports a cut connection and a pool time-out with messages only.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i.test(
+    error.message,
+  );
+}
+
+/** Seconds a client is asked to wait when the database is away. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The error a store throws when the database is away for a moment: the HTTP
+ * layer answers it with 503 `unavailable` and `Retry-After`, never 500.
+ */
+export function storeUnavailable(cause: unknown): ServiceError {
+  return new ServiceError('unavailable', 'the database is unavailable for a moment; try again', {
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+    cause,
+  });
+}
+
+/** Rethrows `error` as {@link storeUnavailable} when it is transient, else as it is. */
+export function mapPostgresError(error: unknown): never {
+  if (error instanceof ServiceError) throw error;
+  if (isTransientPostgresError(error)) throw storeUnavailable(error);
+  throw error;
+}
+
+/** Runs one statement on the pool, mapping a lost database to {@link storeUnavailable}. */
+export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  pool: pg.Pool,
+  text: string,
+  values: unknown[] = [],
+): Promise<pg.QueryResult<R>> {
+  try {
+    return await pool.query<R>(text, values);
+  } catch (error) {
+    mapPostgresError(error);
+  }
+}
+
+/** Tries of a transaction that keeps meeting serialization failures or deadlocks. */
+const CONFLICT_TRIES = 5;
+
+/**
+ * Runs `work` in one transaction on one connection of `pool`. A serialization
+ * failure or deadlock runs it again (a few times, with a short random pause);
+ * a lost database becomes {@link storeUnavailable}. `work` must not have side
+ * effects outside the database, since it may run more than once.
+ */
+export async function transaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  options: { isolation?: 'read committed' | 'repeatable read' | 'serializable' } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      mapPostgresError(error);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        // The connection is gone: do not hand it back to the pool.
+        broken = rollbackError;
+      });
+      if (isRetryableConflict(error) && attempt < CONFLICT_TRIES) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+        continue;
+      }
+      mapPostgresError(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+}
