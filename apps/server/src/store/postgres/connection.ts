@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { ServiceError } from '../../errors.js';
+import { storeUnavailable } from '../unavailable.js';
 
 /** Settings of a connection pool to the shared database. */
 export interface PostgresPoolOptions {
@@ -80,20 +81,6 @@ export function isTransientPostgresError(error: unknown): boolean {
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i.test(
     error.message,
   );
-}
-
-/** Seconds a client is asked to wait when the database is away. */
-const RETRY_AFTER_SECONDS = 1;
-
-/**
- * The error a store throws when the database is away for a moment: the HTTP
- * layer answers it with 503 `unavailable` and `Retry-After`, never 500.
- */
-export function storeUnavailable(cause: unknown): ServiceError {
-  return new ServiceError('unavailable', 'the database is unavailable for a moment; try again', {
-    retryAfterSeconds: RETRY_AFTER_SECONDS,
-    cause,
-  });
 }
 
 /** Rethrows `error` as {@link storeUnavailable} when it is transient, else as it is. */
