@@ -103,6 +103,30 @@ describe('run lifecycle', () => {
     expect(missing.body.error.message).toMatch(/asked for markdown/);
   });
 
+  it("carries each result's content in the results list with include=content", async () => {
+    const created = await call('POST', '/api/v1/crawl', {
+      urls: [`${site.url}/a`, `${site.url}/b`, `${site.url}/missing`],
+      formats: ['markdown', 'text'],
+    });
+    await waitForRun(call, created.body.id);
+    const base = `/api/v1/runs/${created.body.id}/results?limit=200`;
+    const byUrl = (page: { data: Result[] }) => new Map(page.data.map((r) => [r.url, r]));
+    const text = byUrl((await call('GET', `${base}&include=content&format=text`)).body);
+    expect(text.get(`${site.url}/a`)?.content).toContain('This page is about Page A');
+    expect(text.get(`${site.url}/b`)?.content).toContain('This page is about Page B');
+    expect(text.get(`${site.url}/missing`)?.status).toBe('failed');
+    expect(text.get(`${site.url}/missing`)?.content).toBeNull();
+    // Without a format: the run's first one; a format the run did not store: null, not an error.
+    const markdown = byUrl((await call('GET', `${base}&include=content`)).body);
+    expect(markdown.get(`${site.url}/a`)?.content).toContain('# Page A');
+    const html = byUrl((await call('GET', `${base}&include=content&format=html`)).body);
+    expect(html.get(`${site.url}/a`)?.content).toBeNull();
+    // Without include, no content field at all.
+    const plain = (await call('GET', base)).body.data as Result[];
+    expect(plain.every((r) => !('content' in r))).toBe(true);
+    expect((await call('GET', `${base}&include=everything`)).status).toBe(400);
+  });
+
   it('ends incomplete when some pages fail, and retry re-runs only those', async () => {
     flaky = 0;
     const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`, `${site.url}/flaky`] });
@@ -274,6 +298,84 @@ describe('polling support', () => {
     expect(answered.body.status).toBe('cancelled');
     expect(answered.headers['x-webdata-wait']).toBe('20');
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('answers a batched long poll with the listed runs that changed since the list ETag', async () => {
+    const slow = await Promise.all(
+      [1, 2, 3].map(
+        async () => (await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] })).body.id,
+      ),
+    );
+    const ids = slow.join(',');
+    const listed = await call('GET', `/api/v1/runs?ids=${ids}`);
+    expect(listed.body.data).toHaveLength(3);
+    let etag = listed.headers.etag as string;
+    expect(etag).toMatch(/^"c\d+"$/);
+    // Nothing moved past the ETag: 304 at once, then after a held wait.
+    const idle = await call('GET', `/api/v1/runs?ids=${ids}`, undefined, { 'if-none-match': etag });
+    expect(idle.status).toBe(304);
+    let started = Date.now();
+    const timedOut = await call('GET', `/api/v1/runs?ids=${ids}&wait=1`, undefined, {
+      'if-none-match': etag,
+    });
+    expect(timedOut.status).toBe(304);
+    expect(timedOut.headers['x-webdata-wait']).toBe('1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    // A held poll answers when one of them changes, with that one only.
+    started = Date.now();
+    const held = call('GET', `/api/v1/runs?ids=${ids}&wait=20`, undefined, { 'if-none-match': etag });
+    await new Promise((r) => setTimeout(r, 300));
+    await call('POST', `/api/v1/runs/${slow[1]}/cancel`);
+    const answered = await held;
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      [slow[1], 'cancelled'],
+    ]);
+    Run.parse(answered.body.data[0]);
+    expect(answered.body.next_cursor).toBeNull();
+    expect(answered.headers.etag).not.toBe(etag);
+    etag = answered.headers.etag as string;
+    // Changes made while no poll was held are not lost: the next poll answers them at once.
+    await call('POST', `/api/v1/runs/${slow[0]}/cancel`);
+    await call('POST', `/api/v1/runs/${slow[2]}/cancel`);
+    const caughtUp = await call('GET', `/api/v1/runs?ids=${ids}&wait=20`, undefined, {
+      'if-none-match': etag,
+    });
+    expect(caughtUp.body.data.map((r: { id: string }) => r.id)).toEqual([slow[0], slow[2]]);
+    // A deleted run is named in x-webdata-missing, and answers a held poll at once.
+    await call('DELETE', `/api/v1/runs/${slow[0]}`);
+    const gone = await call('GET', `/api/v1/runs?ids=${ids}&wait=20`, undefined, {
+      'if-none-match': caughtUp.headers.etag as string,
+    });
+    expect(gone.status).toBe(200);
+    expect(gone.headers['x-webdata-missing']).toBe(slow[0]);
+    expect(gone.body.data).toEqual([]);
+  });
+
+  it("answers a long poll over all of the key's runs without ids, and refuses filters that do not apply", async () => {
+    const other = await server.createKey();
+    const otherCall = apiClient(server.url, other);
+    const mine = (await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] })).body.id as string;
+    const theirs = (await otherCall('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] })).body
+      .id as string;
+    const listed = await call('GET', '/api/v1/runs?limit=1');
+    const held = call('GET', '/api/v1/runs?wait=20', undefined, {
+      'if-none-match': listed.headers.etag as string,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // Another key's change does not answer it; this key's does.
+    await otherCall('POST', `/api/v1/runs/${theirs}/cancel`);
+    await new Promise((r) => setTimeout(r, 300));
+    await call('POST', `/api/v1/runs/${mine}/cancel`);
+    const answered = await held;
+    expect(answered.body.data.map((r: { id: string }) => r.id)).toEqual([mine]);
+    // Without an ETag, a held poll waits for the next change from when it arrived.
+    const fresh = call('GET', `/api/v1/runs?ids=${mine}&wait=1`);
+    expect((await fresh).body.data).toEqual([]);
+    const refused = await call('GET', '/api/v1/runs?wait=5&status=running');
+    expect(refused.status).toBe(400);
+    ErrorBody.parse(refused.body);
   });
 
   it('reads many runs by ids, filters by status and type, and pages with a cursor', async () => {

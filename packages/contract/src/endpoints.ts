@@ -30,6 +30,10 @@ export interface Endpoint {
   body?: z.ZodType;
   /** Creating endpoints accept `Idempotency-Key`. */
   idempotent?: boolean;
+  /** Answers carry an `ETag` (this says what it stands for); `If-None-Match` with it may answer 304. */
+  conditional?: string;
+  /** Response headers beyond the common ones, with what they mean. */
+  headers?: Record<string, string>;
   success: { status: 200 | 202 | 204; description: string; schema?: z.ZodType; mediaType?: string };
   errors: ErrorCode[];
 }
@@ -83,11 +87,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'get',
     path: '/api/v1/runs',
     operationId: 'listRuns',
-    summary: 'List existing runs, newest first.',
+    summary:
+      "List existing runs, newest first. With `wait` or `If-None-Match`: the listed runs (or all of the key's) that changed since that ETag, held until one does (batched long poll).",
     tag: 'Runs',
     authenticated: true,
     query: ListRunsQuery,
-    success: { status: 200, description: 'A page of runs.', schema: RunPage },
+    conditional:
+      'A position in the sequence of run changes. Send it back in If-None-Match to get only the runs that changed since (304 when none did).',
+    headers: {
+      'x-webdata-wait': 'Echoes `wait` when the server held the answer for changes.',
+      'x-webdata-missing':
+        'With `ids` and `wait` or If-None-Match: the listed ids that name no run of this key (deleted or unknown).',
+    },
+    success: {
+      status: 200,
+      description:
+        'A page of runs; with `wait` or If-None-Match, the runs that changed, oldest change first.',
+      schema: RunPage,
+    },
     errors: ['invalid_request', ...common],
   },
   creation('Create a run-based workflow.', 'createRun', '/api/v1/runs', CreateRunRequest),
@@ -100,6 +117,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     authenticated: true,
     pathParams: RunPathParams,
     query: GetRunQuery,
+    conditional: "The run's version. Send it back in If-None-Match: 304 while the run is unchanged.",
+    headers: { 'x-webdata-wait': 'Echoes `wait` when the server held the answer for a change.' },
     success: { status: 200, description: 'The run.', schema: Run },
     errors: ['invalid_request', 'not_found', ...common],
   },
@@ -140,7 +159,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'get',
     path: '/api/v1/runs/{runId}/results',
     operationId: 'listResults',
-    summary: 'List the results of a run.',
+    summary:
+      "List the results of a run; `include=content&format=…` carries each result's content in the page.",
     tag: 'Results',
     authenticated: true,
     pathParams: RunPathParams,

@@ -28,10 +28,12 @@ export {
   UrlList,
 } from './extract.js';
 export { LIMITS } from './limits.js';
+export { openEnum } from './open-enum.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { PageQuery, page, pageLenient } from './pagination.js';
 export {
   ContentQuery,
+  ContentValue,
   ListResultsQuery,
   Result,
   ResultContent,

@@ -92,11 +92,12 @@ function operation(endpoint: Endpoint, components: JsonObject): JsonObject {
   if (endpoint.success.status === 202) {
     success.headers = { Location: { description: 'Path of the created run.', schema: { type: 'string' } } };
   }
-  if (endpoint.method === 'get' && endpoint.path === '/api/v1/runs/{runId}') {
-    success.headers = {
-      ETag: { description: 'Send back in If-None-Match; 304 while unchanged.', schema: { type: 'string' } },
-    };
+  const headers: JsonObject = {};
+  if (endpoint.conditional) headers.ETag = { description: endpoint.conditional, schema: { type: 'string' } };
+  for (const [name, description] of Object.entries(endpoint.headers ?? {})) {
+    headers[name] = { description, schema: { type: 'string' } };
   }
+  if (Object.keys(headers).length > 0) success.headers = { ...(success.headers as JsonObject), ...headers };
   const op: JsonObject = {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
@@ -104,10 +105,17 @@ function operation(endpoint: Endpoint, components: JsonObject): JsonObject {
     parameters: parameters(endpoint, components),
     responses: { [String(endpoint.success.status)]: success, ...errorResponses(endpoint.errors) },
   };
-  if (endpoint.path === '/api/v1/runs/{runId}') {
+  if (endpoint.conditional) {
     (op.responses as JsonObject)['304'] = {
       description: 'Not modified since the ETag sent in If-None-Match.',
     };
+    (op.parameters as JsonObject[]).push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag of an earlier answer.',
+      schema: { type: 'string' },
+    });
   }
   if (!endpoint.authenticated) op.security = [];
   if (endpoint.body) {

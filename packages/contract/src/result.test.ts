@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ContentQuery,
+  ListResultsQuery,
   Result,
   ResultContent,
   ResultLenient,
@@ -51,6 +52,20 @@ describe('Result', () => {
     const parsed = ResultLenient.parse({ id: 'r1', markdown: '# hi', status: 'partial' });
     expect(parsed.markdown).toBe('# hi');
     expect(parsed.status).toBe('partial');
+  });
+});
+
+describe('results with their content', () => {
+  it('asks for content by include and format, and carries it on a result', () => {
+    expect(ListResultsQuery.parse({ include: 'content', format: 'markdown' })).toMatchObject({
+      include: 'content',
+      format: 'markdown',
+    });
+    expectIssueAt(ListResultsQuery, { include: 'everything' }, ['include']);
+    expectIssueAt(ListResultsQuery, { include: 'content', format: 'pdf' }, ['format']);
+    expect(Result.safeParse({ ...exampleResult, content: '# A' }).success).toBe(true);
+    expect(Result.safeParse({ ...exampleResult, content: null }).success).toBe(true);
+    expectIssueAt(Result, { ...exampleResult, content: 3 }, ['content']);
   });
 });
 

@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { ContentFormat, ErrorInfo, ErrorInfoLenient, HttpUrl, prefixedId, Timestamp } from './common.js';
+import { openEnum } from './open-enum.js';
 import { PageQuery, page, pageLenient } from './pagination.js';
 import { RunId } from './run.js';
 
 /** States of one result. */
 export const ResultStatus = z.enum(['succeeded', 'failed']);
 export type ResultStatus = z.infer<typeof ResultStatus>;
+
+/** Formats the content endpoint serves: the crawl formats plus `json` (an extraction's object). */
+export const ResultContentFormat = z.enum([...ContentFormat.options, 'json']);
+export type ResultContentFormat = z.infer<typeof ResultContentFormat>;
+
+/**
+ * A result's content in one format: a string for `markdown`, `html` and
+ * `text`, an array of absolute URLs for `links`, the extracted object for `json`.
+ */
+export const ContentValue = z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]);
+export type ContentValue = z.infer<typeof ContentValue>;
 
 /**
  * One result of a run: one page fetched (and, for extraction, its extracted
@@ -34,6 +46,10 @@ export const Result = z
     screenshot_error: ErrorInfo.nullable(),
     error: ErrorInfo.nullable(),
     created_at: Timestamp,
+    content: ContentValue.nullable().optional().meta({
+      description:
+        'Only with `include=content`: the content in the asked format, null when the result has none in it',
+    }),
   })
   .meta({ id: 'Result' });
 export type Result = z.infer<typeof Result>;
@@ -44,7 +60,7 @@ export const ResultLenient = z.looseObject({
   run_id: z.string().optional(),
   url: z.string().optional(),
   final_url: z.string().nullable().optional(),
-  status: z.string().optional(),
+  status: openEnum(ResultStatus.options).optional(),
   title: z.string().nullable().optional(),
   depth: z.number().optional(),
   parent_url: z.string().nullable().optional(),
@@ -55,6 +71,7 @@ export const ResultLenient = z.looseObject({
   screenshot_error: ErrorInfoLenient.nullable().optional(),
   error: ErrorInfoLenient.nullable().optional(),
   created_at: z.string().optional(),
+  content: z.unknown().optional(),
 });
 export type ResultLenient = z.infer<typeof ResultLenient>;
 
@@ -63,13 +80,22 @@ export const ResultPage = page(Result).meta({ id: 'ResultPage' });
 export type ResultPage = z.infer<typeof ResultPage>;
 export const ResultPageLenient = pageLenient(ResultLenient);
 
-/** `GET …/results` query: filter `status`, plus pagination. */
-export const ListResultsQuery = PageQuery.extend({ status: ResultStatus.optional() });
+/**
+ * `GET …/results` query: filter `status`, pagination, and `include=content`
+ * (beyond the specification) to carry each result's content in `format`, so
+ * a crawl's pages come in one paginated read.
+ */
+export const ListResultsQuery = PageQuery.extend({
+  status: ResultStatus.optional(),
+  include: z.enum(['content']).optional().meta({
+    description: "`content`: each result carries its `content` in `format` (one read for a crawl's pages)",
+  }),
+  format: ResultContentFormat.optional().meta({
+    description:
+      "Format of the included content; without it, the run's first requested format (`json` for extraction)",
+  }),
+});
 export type ListResultsQuery = z.infer<typeof ListResultsQuery>;
-
-/** Formats the content endpoint serves: the crawl formats plus `json` (an extraction's object). */
-export const ResultContentFormat = z.enum([...ContentFormat.options, 'json']);
-export type ResultContentFormat = z.infer<typeof ResultContentFormat>;
 
 /** `GET …/content` query. Without `format`, the run's first requested format (or `json` for extraction). */
 export const ContentQuery = z.strictObject({ format: ResultContentFormat.optional() });
@@ -95,7 +121,7 @@ export const ResultContent = z
     id: prefixedId('res'),
     url: HttpUrl,
     format: ResultContentFormat,
-    content: z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())]),
+    content: ContentValue,
   })
   .meta({ id: 'ResultContent' });
 export type ResultContent = z.infer<typeof ResultContent>;

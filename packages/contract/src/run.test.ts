@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   CreateRunRequest,
   GetRunQuery,
@@ -7,6 +7,8 @@ import {
   Run,
   RunLenient,
   RunPage,
+  type RunStatus,
+  type RunType,
 } from './run.js';
 import { expectIssueAt } from './test-helpers.js';
 
@@ -97,5 +99,24 @@ describe('run queries', () => {
     expectIssueAt(ListRunsQuery, { status: 'paused' }, ['status']);
     expect(GetRunQuery.parse({ wait: '5' }).wait).toBe(5);
     expectIssueAt(GetRunQuery, { wait: '31' }, ['wait']);
+    expect(ListRunsQuery.parse({ ids: 'run_a', wait: '20' }).wait).toBe(20);
+    expectIssueAt(ListRunsQuery, { wait: '31' }, ['wait']);
+    expectIssueAt(ListRunsQuery, { wait: '-1' }, ['wait']);
+  });
+
+  it('reads a foreign status leniently, typed with the known ones', () => {
+    const run = RunLenient.parse({
+      id: 'r',
+      status: 'warming-up',
+      type: 'scrape',
+      urls: [],
+      created_at: 'x',
+    });
+    expect(run.status).toBe('warming-up');
+    expectTypeOf(run.status).toEqualTypeOf<RunStatus | (string & {})>();
+    expectTypeOf(run.type).toEqualTypeOf<RunType | (string & {})>();
+    // @ts-expect-error a lenient status is not a known one until checked
+    const known: RunStatus = run.status;
+    expect(known).toBe('warming-up');
   });
 });

@@ -3,6 +3,7 @@ import { ErrorInfo, ErrorInfoLenient, HttpUrl, prefixedId, Timestamp } from './c
 import { CrawlRunRequest, DeepCrawlRunRequest } from './crawl.js';
 import { ExtractRunRequest } from './extract.js';
 import { LIMITS } from './limits.js';
+import { openEnum } from './open-enum.js';
 import { PageQuery, page, pageLenient } from './pagination.js';
 
 /** The kinds of run. */
@@ -80,8 +81,8 @@ export type Run = z.infer<typeof Run>;
  */
 export const RunLenient = z.looseObject({
   id: z.string(),
-  status: z.string(),
-  type: z.string(),
+  status: openEnum(RunStatus.options),
+  type: openEnum(RunType.options),
   urls: z.array(z.string()),
   created_at: z.string(),
   updated_at: z.string().optional(),
@@ -120,11 +121,20 @@ const IdList = z.preprocess(
   z.array(z.string().min(1).max(128)).min(1).max(LIMITS.maxIdsPerRequest),
 );
 
-/** `GET /api/v1/runs` query: filters `status`, `type`, `ids`, plus pagination; newest first. */
+/**
+ * `GET /api/v1/runs` query: filters `status`, `type`, `ids`, plus pagination;
+ * newest first. With `wait` (or an `If-None-Match` holding the list's ETag)
+ * the answer is a change feed instead: the runs (among `ids`, else all of the
+ * key's) that changed since that ETag, held up to `wait` seconds until one does.
+ */
 export const ListRunsQuery = PageQuery.extend({
   status: RunStatus.optional(),
   type: RunType.optional(),
   ids: IdList.optional().meta({ description: `Comma-separated run ids, at most ${LIMITS.maxIdsPerRequest}` }),
+  wait: z.coerce.number().min(0).max(LIMITS.maxWaitSeconds).optional().meta({
+    description:
+      'Seconds to hold the answer until one of the listed runs (or, without `ids`, any run of the key) changes since the ETag sent in If-None-Match (else since the request arrived); answers with the runs that changed',
+  }),
 });
 export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
 

@@ -99,7 +99,7 @@ describe('the client against the real server', () => {
     const [result] = await client.runs
       .results(run.id, { expand: ['content'], contentFormat: 'text' })
       .toArray();
-    expect(String(result?.content?.content)).toContain('The deepest page.');
+    expect(String(result?.content)).toContain('The deepest page.');
     const answer = await client.search({ query: 'deepest', collection: 'core-it' });
     expect(answer.data.map((hit) => hit.url)).toContain(`${site.url}/d`);
     await expect(client.runs.screenshot(run.id, result!.id)).rejects.toBeInstanceOf(NotFoundError);

@@ -25,36 +25,58 @@ export class RunEvents {
   }
 
   /**
-   * Resolves when `currentVersion()` differs from `version`, or after
-   * `timeoutMs`, or when `signal` aborts; checks on every notice and every
-   * `checkEveryMs`.
+   * Resolves when `ready()` says so, or after `timeoutMs`, or when `signal`
+   * aborts. `ready` is asked at once, on every notice about one of `runIds`
+   * (`'any'`: about any run) and every `checkEveryMs` (changes made by other
+   * processes send no notice here). Serves the per-run and the batched long poll.
    */
-  async waitForChange(
-    runId: string,
-    version: number,
-    currentVersion: () => Promise<number | null>,
-    options: { timeoutMs: number; checkEveryMs?: number; signal?: AbortSignal | undefined },
+  async waitUntil(
+    runIds: readonly string[] | 'any',
+    ready: () => Promise<boolean>,
+    options: WaitOptions,
   ): Promise<void> {
-    const changed = async () => {
-      const now = await currentVersion();
-      return now === null || now !== version;
-    };
-    if (await changed()) return;
+    if (await ready()) return;
+    const events: (string | symbol)[] = runIds === 'any' ? [ANY_RUN] : [...new Set(runIds)];
     await new Promise<void>((resolve) => {
+      let checking = false;
+      let again = false;
+      let done = false;
       const finish = () => {
+        done = true;
         clearTimeout(timeout);
         clearInterval(interval);
-        this.emitter.off(runId, check);
+        for (const event of events) this.emitter.off(event, check);
         options.signal?.removeEventListener('abort', finish);
         resolve();
       };
+      // One check at a time: a burst of notices costs one more check, not one each.
       const check = () => {
-        changed().then((yes) => yes && finish(), finish);
+        if (done) return;
+        if (checking) {
+          again = true;
+          return;
+        }
+        checking = true;
+        ready().then((yes) => {
+          checking = false;
+          if (yes) finish();
+          else if (again) {
+            again = false;
+            check();
+          }
+        }, finish);
       };
       const timeout = setTimeout(finish, options.timeoutMs);
       const interval = setInterval(check, options.checkEveryMs ?? 1000);
-      this.emitter.on(runId, check);
+      for (const event of events) this.emitter.on(event, check);
       options.signal?.addEventListener('abort', finish, { once: true });
     });
   }
+}
+
+/** How long a wait lasts and what ends it early. */
+export interface WaitOptions {
+  timeoutMs: number;
+  checkEveryMs?: number;
+  signal?: AbortSignal | undefined;
 }

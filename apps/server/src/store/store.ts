@@ -66,6 +66,25 @@ export interface RunListQuery {
   cursor?: string | undefined;
 }
 
+/** Which runs changed after a position in the store's sequence of run changes. */
+export interface RunChangesQuery {
+  owner: string;
+  /** A position from {@link Store.changeCursor} or an earlier {@link RunChanges.cursor}. */
+  since: number;
+  /** Only these runs (else every run of the owner). */
+  ids?: string[] | undefined;
+  limit: number;
+}
+
+/** Runs that changed, oldest change first, and the position after the last of them. */
+export interface RunChanges {
+  runs: Run[];
+  /** Pass back as `since` to get only later changes; `since` itself when nothing changed. */
+  cursor: number;
+  /** With `ids`: those that name no run of the owner (deleted or unknown). */
+  missing: string[];
+}
+
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
@@ -103,6 +122,14 @@ export interface Store {
   /** The owner and version of a run: enough to answer 404, 304 or a cached snapshot without reading the run. */
   getRunHead(runId: string): Promise<{ owner: string; version: number } | null>;
   listRuns(query: RunListQuery): Promise<Page<Run>>;
+  /**
+   * The current position in the store-wide sequence of run changes: every
+   * creation and every version of any run takes the next number. Read it
+   * before reading runs, and a later {@link listRunChanges} from it misses nothing.
+   */
+  changeCursor(): Promise<number>;
+  /** Runs of the owner that changed after `since`, oldest change first (the batched long poll). */
+  listRunChanges(query: RunChangesQuery): Promise<RunChanges>;
   /** Cancels a queued or running run: queued items become cancelled. Null when the state does not allow it. */
   cancelRun(owner: string, runId: string): Promise<StoredRun | null>;
   /** Re-queues only the items that did not succeed. Null when the state does not allow it. */

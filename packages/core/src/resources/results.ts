@@ -1,15 +1,17 @@
 import {
+  type ContentValue,
   type ResultContentFormat,
   ResultContentLenient,
   type ResultLenient,
   ResultPageLenient,
   ScreenshotAccessLenient,
 } from '@webdata/contract';
-import { from, map, mergeMap, type Observable, of, toArray } from 'rxjs';
+import { catchError, from, map, mergeMap, type Observable, of, tap, throwError, toArray } from 'rxjs';
 import type { z } from 'zod';
+import { NotFoundError } from '../errors.js';
 import { lastValueAbortable } from '../internal/abort.js';
 import { segment } from '../internal/encode.js';
-import { PagedStream } from '../paged-stream.js';
+import { type ItemPage, PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 
 /**
@@ -17,7 +19,7 @@ import type { Transport } from '../transport.js';
  *
  * @example
  * ```ts
- * client.runs.results(id, { status: 'succeeded', pageSize: 200, expand: ['content'] });
+ * client.runs.results(id, { status: 'succeeded', pageSize: 200, content: 'markdown' });
  * ```
  */
 export interface ResultsOptions {
@@ -26,27 +28,38 @@ export interface ResultsOptions {
   /** Results per page (1–200, default 100). */
   pageSize?: number | undefined;
   /**
-   * Client-side expansion (the server has no expand parameter): `['content']`
-   * fetches each succeeded result's content alongside it, four at a time, into `content`.
+   * Carry each result's content in this format, in the same paged read
+   * (`include=content`); `'default'`: the run's first requested format. A
+   * result without content in it gets `content: null` (the listing goes on).
+   * Against a server that ignores `include`, each content is fetched on its
+   * own, four at a time.
+   */
+  content?: ResultContentFormat | 'default' | undefined;
+  /**
+   * Older spelling of {@link content}: `expand: ['content']` with `contentFormat`.
+   * @deprecated use `content: 'markdown'` (or another format).
    */
   expand?: 'content'[] | undefined;
-  /** Format of the expanded content (default: the server's default for the run). */
+  /** @deprecated use {@link content}. */
   contentFormat?: ResultContentFormat | undefined;
   /** Aborts the async iteration (observable subscribers unsubscribe instead). */
   signal?: AbortSignal | undefined;
 }
 
 /**
- * A result, with its content when `expand: ['content']` asked for it.
+ * A result as read from any server, with its `content` when it was asked for
+ * (`content: 'markdown'`): a string for markdown, html and text, the links as
+ * an array, the extracted object for json, null when the result has none in
+ * that format.
  *
  * @example
  * ```ts
- * for await (const r of client.runs.results(id, { expand: ['content'], contentFormat: 'markdown' })) {
- *   console.log(r.url, r.content?.content);
+ * for await (const r of client.runs.results(id, { content: 'markdown' })) {
+ *   if (typeof r.content === 'string') console.log(r.url, r.content.length);
  * }
  * ```
  */
-export type ExpandedResult = ResultLenient & { content?: ResultContentLenient | undefined };
+export type ExpandedResult = ResultLenient & { content?: ContentValue | null | undefined };
 
 /**
  * One page of results.
@@ -77,37 +90,70 @@ export class Results {
 
   /** Every result of a run, lazily, as an observable and async iterable. */
   list(runId: string, options: ResultsOptions = {}): PagedStream<ExpandedResult> {
-    const expandContent = options.expand?.includes('content') ?? false;
+    const format = contentFormatOf(options);
     return new PagedStream((cursor) => {
-      const page$ = this.page$(runId, { cursor, limit: options.pageSize ?? 100, status: options.status });
-      if (!expandContent) return page$;
-      return page$.pipe(
-        mergeMap((page) =>
-          from(page.data.map((result, index) => ({ result, index }))).pipe(
-            mergeMap(
-              ({ result, index }) =>
-                result.status === 'failed'
-                  ? of({ index, item: result as ExpandedResult })
-                  : this.content$(runId, result.id, { format: options.contentFormat }).pipe(
-                      map((content) => ({ index, item: { ...result, content } as ExpandedResult })),
-                    ),
-              4,
-            ),
-            toArray(),
-            map((items) => ({
-              ...page,
-              data: items.sort((a, b) => a.index - b.index).map(({ item }) => item),
-            })),
-          ),
-        ),
-      );
+      const page$ = this.page$(runId, {
+        cursor,
+        limit: options.pageSize ?? 100,
+        status: options.status,
+        include: format === undefined ? undefined : 'content',
+        format: format === 'default' ? undefined : format,
+      });
+      // Without `include`, our server sends no `content`; a foreign server's stray one is not read.
+      if (format === undefined) return page$ as Observable<ItemPage<ExpandedResult>>;
+      return page$.pipe(mergeMap((page) => this.#fillContent$(runId, page, format)));
     }, options.signal);
+  }
+
+  /**
+   * Fetches, four at a time, the content of results a server sent without it
+   * (one that ignores `include=content`). A result with no content in the
+   * format gets null: one missing format does not end the listing.
+   */
+  #fillContent$(
+    runId: string,
+    page: ResultPage,
+    format: ResultContentFormat | 'default',
+  ): Observable<{ data: ExpandedResult[]; next_cursor?: string | null | undefined }> {
+    const lacking = page.data.filter((result) => !('content' in result));
+    if (lacking.length === 0) return of(page as { data: ExpandedResult[] });
+    const filled = new Map<string, ContentValue | null>();
+    return from(lacking).pipe(
+      mergeMap(
+        (result) =>
+          result.status === 'failed'
+            ? of({ id: result.id, content: null })
+            : this.content$(runId, result.id, { format: format === 'default' ? undefined : format }).pipe(
+                map((body) => ({ id: result.id, content: body.content as ContentValue })),
+                catchError((error: unknown) =>
+                  error instanceof NotFoundError
+                    ? of({ id: result.id, content: null })
+                    : throwError(() => error),
+                ),
+              ),
+        4,
+      ),
+      tap(({ id, content }) => filled.set(id, content)),
+      toArray(),
+      map(() => ({
+        ...page,
+        data: page.data.map((result) =>
+          'content' in result ? result : { ...result, content: filled.get(result.id) ?? null },
+        ) as ExpandedResult[],
+      })),
+    );
   }
 
   /** One page of a run's results. */
   page$(
     runId: string,
-    query: { cursor?: string | undefined; limit?: number | undefined; status?: string | undefined } = {},
+    query: {
+      cursor?: string | undefined;
+      limit?: number | undefined;
+      status?: string | undefined;
+      include?: 'content' | undefined;
+      format?: ResultContentFormat | undefined;
+    } = {},
   ): Observable<ResultPage> {
     return this.#transport.json$(
       { method: 'GET', path: `/runs/${segment(runId)}/results`, query },
@@ -154,4 +200,11 @@ export class Results {
   ): Promise<ScreenshotAccessLenient> {
     return lastValueAbortable(this.screenshot$(runId, resultId), options.signal);
   }
+}
+
+/** The content format asked for, in either spelling; undefined when no content is wanted. */
+function contentFormatOf(options: ResultsOptions): ResultContentFormat | 'default' | undefined {
+  if (options.content !== undefined) return options.content;
+  if (options.expand?.includes('content')) return options.contentFormat ?? 'default';
+  return undefined;
 }

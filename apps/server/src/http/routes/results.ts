@@ -1,5 +1,6 @@
 import {
   ContentQuery,
+  type ContentValue,
   ListResultsQuery,
   type Result,
   ResultContent,
@@ -36,6 +37,11 @@ function requestedFormats(params: Record<string, unknown>): string {
   return formats.join(', ');
 }
 
+/** Content as stored (JSON text for `json` and `links`) as it goes on the wire. */
+function parseStoredContent(format: ResultContentFormat, body: string): ContentValue {
+  return format === 'json' || format === 'links' ? (JSON.parse(body) as ContentValue) : body;
+}
+
 /** Which raw media type the `Accept` header prefers over JSON, if any. */
 function rawPreference(accept: string | undefined): string | null {
   if (!accept) return null;
@@ -51,9 +57,18 @@ function rawPreference(accept: string | undefined): string | null {
 export function registerResultRoutes(app: FastifyInstance, context: ApiContext): void {
   app.get('/api/v1/runs/:runId/results', async (request, reply) => {
     const { runId } = parseRequest(RunPathParams, request.params, 'path');
-    const query = parseRequest(ListResultsQuery, request.query, 'query');
+    const { include, format, ...query } = parseRequest(ListResultsQuery, request.query, 'query');
     const page = await context.store.listResults(request.owner, runId, query);
     if (!page) throw notFound('run');
+    if (include === 'content') {
+      const stored = await context.store.getRun(request.owner, runId);
+      if (!stored) throw notFound('run');
+      for (const result of page.data) {
+        const chosen = format ?? defaultFormat(result, stored.run.params);
+        const body = await context.store.getContent(result.id, chosen);
+        result.content = body === null ? null : parseStoredContent(chosen, body);
+      }
+    }
     return sendValid(context, reply, ResultPage, page);
   });
 
@@ -74,8 +89,7 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
           : `this result has no ${format} content; the run asked for ${requestedFormats(stored.run.params)}`,
       );
     }
-    const content =
-      format === 'json' || format === 'links' ? (JSON.parse(body) as ResultContent['content']) : body;
+    const content = parseStoredContent(format, body);
     if (raw) {
       const text = Array.isArray(content)
         ? content.join('\n')

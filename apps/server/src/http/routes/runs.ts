@@ -67,8 +67,15 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
 
   app.get('/api/v1/runs', async (request, reply) => {
     const query = parseRequest(ListRunsQuery, request.query, 'query');
-    const page = await context.store.listRuns({ owner: request.owner, ...query });
-    return sendValid(context, reply, RunPage, page);
+    const since = changeCursorOf(request.headers['if-none-match']);
+    if (query.wait === undefined && since === undefined) {
+      // Read first: a change after this position shows in a later change feed, even one made during the list.
+      const cursor = await context.store.changeCursor();
+      const page = await context.store.listRuns({ owner: request.owner, ...query });
+      reply.header('etag', changeEtagOf(cursor));
+      return sendValid(context, reply, RunPage, page);
+    }
+    return sendRunChanges(context, request, reply, query, since);
   });
 
   const snapshots = new RunSnapshots();
@@ -118,6 +125,78 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
   });
 }
 
+const changeEtagOf = (cursor: number) => `"c${cursor}"`;
+
+/** The change position in an `If-None-Match` that holds a run list's ETag, if it does. */
+function changeCursorOf(ifNoneMatch: string | undefined): number | undefined {
+  const match = /^(?:W\/)?"c(\d{1,15})"$/.exec(ifNoneMatch?.trim() ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The change feed of `GET /runs` (the batched long poll): the runs among
+ * `ids` (else every run of the key) that changed since the ETag in
+ * `If-None-Match` (else since the request arrived), oldest change first,
+ * held up to `wait` seconds until there is one. Nothing changed: 304 to a
+ * client that sent an ETag, an empty list to one that did not.
+ */
+async function sendRunChanges(
+  context: ApiContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: ListRunsQuery,
+  since: number | undefined,
+): Promise<FastifyReply> {
+  if (query.status !== undefined || query.type !== undefined || query.cursor !== undefined) {
+    throw new ServiceError(
+      'invalid_request',
+      'with wait or a list ETag in If-None-Match, GET /runs answers the runs that changed: filter them with ids only (no status, type or cursor)',
+    );
+  }
+  const changesQuery = {
+    owner: request.owner,
+    since: since ?? (await context.store.changeCursor()),
+    ids: query.ids,
+    limit: query.limit,
+  };
+  let changes = await context.store.listRunChanges(changesQuery);
+  if (query.wait !== undefined && query.wait > 0) {
+    reply.header('x-webdata-wait', String(query.wait));
+    if (changes.runs.length === 0 && changes.missing.length === 0) {
+      await holdUntil(context, request, query.wait, query.ids ?? 'any', async () => {
+        changes = await context.store.listRunChanges(changesQuery);
+        return changes.runs.length > 0 || changes.missing.length > 0;
+      });
+    }
+  }
+  reply.header('etag', changeEtagOf(changes.cursor)).header('cache-control', 'no-cache');
+  if (changes.missing.length > 0) reply.header('x-webdata-missing', changes.missing.join(','));
+  if (changes.runs.length === 0 && changes.missing.length === 0 && since !== undefined) {
+    return reply.code(304).send();
+  }
+  return sendValid(context, reply, RunPage, { data: changes.runs, next_cursor: null });
+}
+
+/** Holds a request until `ready`, `wait` seconds, the client leaving or the server shutting down. */
+async function holdUntil(
+  context: ApiContext,
+  request: FastifyRequest,
+  wait: number,
+  runIds: readonly string[] | 'any',
+  ready: () => Promise<boolean>,
+): Promise<void> {
+  const abort = new AbortController();
+  const onClose = () => abort.abort();
+  request.raw.once('close', onClose);
+  context.closing.addEventListener('abort', onClose, { once: true });
+  try {
+    await context.events.waitUntil(runIds, ready, { timeoutMs: wait * 1000, signal: abort.signal });
+  } finally {
+    request.raw.off('close', onClose);
+    context.closing.removeEventListener('abort', onClose);
+  }
+}
+
 /**
  * Holds a long poll until the run moves past the version the client has (its
  * If-None-Match, else the current one), `wait` seconds pass, the client goes
@@ -134,24 +213,10 @@ async function waitForChange(
   const stored = await context.store.getRun(request.owner, runId);
   if (!stored || isTerminalStatus(stored.run.status)) return { owner: request.owner, version };
   const seen = ifNoneMatch === undefined || ifNoneMatch === etagOf(version) ? version : -1;
-  const abort = new AbortController();
-  const onClose = () => abort.abort();
-  request.raw.once('close', onClose);
-  context.closing.addEventListener('abort', onClose, { once: true });
-  try {
-    await context.events.waitForChange(
-      runId,
-      seen,
-      async () => (await context.store.getRunHead(runId))?.version ?? null,
-      {
-        timeoutMs: wait * 1000,
-        signal: abort.signal,
-      },
-    );
-  } finally {
-    request.raw.off('close', onClose);
-    context.closing.removeEventListener('abort', onClose);
-  }
+  await holdUntil(context, request, wait, [runId], async () => {
+    const now = (await context.store.getRunHead(runId))?.version ?? null;
+    return now === null || now !== seen;
+  });
   const head = await context.store.getRunHead(runId);
   if (!head || head.owner !== request.owner) throw notFound('run');
   return head;

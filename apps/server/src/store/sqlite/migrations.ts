@@ -110,6 +110,24 @@ const MIGRATIONS: string[] = [
   CREATE INDEX items_run_queue ON items (run_id, status, seq);
   DROP INDEX items_run_status;
   `,
+  `
+  -- Every change of a run (its creation, each new version) takes the next number of one store-wide
+  -- sequence, so "which of these runs changed since N" (the batched long poll) is one indexed read.
+  -- Triggers keep it, so every statement that bumps a run's version is covered.
+  CREATE TABLE run_change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
+  INSERT INTO run_change_counter (id, last) SELECT 1, coalesce(max(seq), 0) FROM runs;
+  ALTER TABLE runs ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE runs SET change_seq = seq;
+  CREATE INDEX runs_owner_change ON runs (owner, change_seq);
+  CREATE TRIGGER runs_change_on_insert AFTER INSERT ON runs BEGIN
+    UPDATE run_change_counter SET last = last + 1 WHERE id = 1;
+    UPDATE runs SET change_seq = (SELECT last FROM run_change_counter WHERE id = 1) WHERE seq = NEW.seq;
+  END;
+  CREATE TRIGGER runs_change_on_version AFTER UPDATE OF version ON runs BEGIN
+    UPDATE run_change_counter SET last = last + 1 WHERE id = 1;
+    UPDATE runs SET change_seq = (SELECT last FROM run_change_counter WHERE id = 1) WHERE seq = NEW.seq;
+  END;
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

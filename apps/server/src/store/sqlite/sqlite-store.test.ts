@@ -136,3 +136,36 @@ describe('SqliteStore claim order', () => {
     expect(await store.claimItems('w', 10, 60_000)).toEqual([]);
   });
 });
+
+describe('SqliteStore run changes', () => {
+  it('numbers every creation and version of any run, so changes since a position are one read', async () => {
+    store = new SqliteStore(':memory:');
+    const before = await store.changeCursor();
+    const a = await crawlRun(['https://s.example/a']);
+    const b = await crawlRun(['https://s.example/b']);
+    const other = (
+      await store.createRun({ owner: 'own_other', type: 'crawl', urls: [], params: {}, items: [] })
+    ).run.run.id;
+    expect(await store.changeCursor()).toBe(before + 3);
+    const created = await store.listRunChanges({ owner: OWNER, since: before, limit: 10 });
+    expect(created.runs.map((r) => r.id)).toEqual([a, b]);
+    const afterCreation = created.cursor;
+    // A claim bumps a's version (queued → running); b and the other owner's run stay put.
+    const [item] = await store.claimItems('w1', 1, 60_000);
+    expect(item?.runId).toBe(a);
+    const claimed = await store.listRunChanges({ owner: OWNER, since: afterCreation, limit: 10 });
+    expect(claimed.runs.map((r) => [r.id, r.status])).toEqual([[a, 'running']]);
+    expect(claimed.cursor).toBeGreaterThan(afterCreation);
+    // Nothing after the last position: the same position back, and ids filter and name the missing.
+    const none = await store.listRunChanges({
+      owner: OWNER,
+      since: claimed.cursor,
+      ids: [a, b, other, 'run_unknown'],
+      limit: 10,
+    });
+    expect(none).toEqual({ runs: [], cursor: claimed.cursor, missing: [other, 'run_unknown'] });
+    await store.cancelRun(OWNER, b);
+    const limited = await store.listRunChanges({ owner: OWNER, since: afterCreation, ids: [b], limit: 1 });
+    expect(limited.runs.map((r) => [r.id, r.status])).toEqual([[b, 'cancelled']]);
+  });
+});

@@ -21,6 +21,8 @@ import type {
   ItemOutcome,
   NewRun,
   Page,
+  RunChanges,
+  RunChangesQuery,
   RunListQuery,
   Store,
   StoredRun,
@@ -242,6 +244,34 @@ export class SqliteStore implements Store {
     return {
       data: pageRows.map((row) => this.toStored(row).run),
       next_cursor: more ? encodeCursor('runs', pageRows.at(-1)!.seq) : null,
+    };
+  }
+
+  async changeCursor(): Promise<number> {
+    return this.sql<[], { last: number }>('SELECT last FROM run_change_counter WHERE id = 1').get()!.last;
+  }
+
+  async listRunChanges(query: RunChangesQuery): Promise<RunChanges> {
+    const ids = query.ids ?? [];
+    const idFilter = query.ids ? ` AND id IN (${ids.map(() => '?').join(',')})` : '';
+    const rows = this.sql<(string | number)[], RunRow & { change_seq: number }>(
+      `SELECT * FROM runs WHERE owner = ? AND change_seq > ?${idFilter} ORDER BY change_seq LIMIT ?`,
+    ).all(query.owner, query.since, ...ids, query.limit);
+    let missing: string[] = [];
+    if (query.ids) {
+      const present = new Set(
+        this.sql<string[], { id: string }>(
+          `SELECT id FROM runs WHERE owner = ? AND id IN (${ids.map(() => '?').join(',')})`,
+        )
+          .all(query.owner, ...ids)
+          .map((row) => row.id),
+      );
+      missing = ids.filter((id) => !present.has(id));
+    }
+    return {
+      runs: rows.map((row) => this.toStored(row).run),
+      cursor: rows.at(-1)?.change_seq ?? query.since,
+      missing,
     };
   }
 
