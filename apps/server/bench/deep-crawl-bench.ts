@@ -1,20 +1,17 @@
 /**
- * Deep-crawl and search benchmark (`npx tsx bench/deep-crawl-bench.ts`, or
- * the end of `pnpm --filter @webdata/server bench`). Prints, on this machine:
- *
- * 1. deep-crawl pages/s over a generated 5,000-page local site and the
- *    crawler's RSS peak, ours (the real server: fetch, convert, index and
- *    persist every page) against Crawlee's CheerioCrawler (fetch, parse,
- *    enqueue links; nothing stored) at the same concurrency. The site, our
- *    server and Crawlee each run in their own process, one after the other;
- * 2. search p50/p95 latency at 10,000 and 100,000 indexed documents;
- * 3. search quality (hit@1, hit@3, MRR@10) of ours and the plain FTS5 baseline.
+ * Deep-crawl benchmark (`npx tsx bench/deep-crawl-bench.ts`, or part of
+ * `pnpm --filter @webdata/server bench`). Prints, on this machine,
+ * deep-crawl pages/s over a generated 5,000-page local site and the
+ * crawler's RSS peak, ours (the real server: fetch, convert, index and
+ * persist every page) against Crawlee's CheerioCrawler (fetch, parse,
+ * enqueue links; nothing stored) at the same concurrency. The site, our
+ * server and Crawlee each run in their own process, one after the other.
+ * (Search latency and quality: quality/search/.)
  *
  * Floors: ours ≥ Crawlee in pages/s; our server's RSS peak under 300 MB.
  *
  * Settings: BENCH_DEEP_CRAWL_PAGES (5000), BENCH_DEEP_CRAWL_CONCURRENCY (16),
- * BENCH_CPU_PROF_DIR (write a CPU profile of our server there),
- * BENCH_SKIP_SEARCH=1 (crawl figures only).
+ * BENCH_CPU_PROF_DIR (write a CPU profile of our server there).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +19,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { benchSearch, runSearchQuality } from '../src/search/index.js';
 import { apiClient } from '../test/api-client.js';
 import { exited, serverCommand } from '../test/server-process.js';
 
@@ -235,7 +231,7 @@ async function crawleeChild(siteUrl: string, concurrency: number): Promise<void>
 
 /**
  * Runs the deep-crawl benchmark (ours against Crawlee on one generated
- * site), then the search latency and quality figures, and prints them.
+ * site) and prints its figures.
  */
 export async function benchDeepCrawl(): Promise<void> {
   const pages = Number(process.env.BENCH_DEEP_CRAWL_PAGES ?? 5000);
@@ -262,27 +258,6 @@ export async function benchDeepCrawl(): Promise<void> {
   console.log(
     `  ratio webdata / Crawlee: ${ratio.toFixed(2)} (floor 1.00) ${ratio >= 1 ? 'ok' : 'BELOW FLOOR'}; server RSS peak ${ours.rssPeakMb} MB (floor < ${RSS_FLOOR_MB}) ${ours.rssPeakMb < RSS_FLOOR_MB ? 'ok' : 'ABOVE FLOOR'}`,
   );
-  if (process.env.BENCH_SKIP_SEARCH === '1') return;
-
-  console.log('\nsearch latency (200 queries per size, in-memory SQLite)');
-  console.log('  documents   index s   p50 ms   p95 ms');
-  for (const f of benchSearch([10_000, 100_000])) {
-    console.log(
-      `  ${String(f.documents).padStart(9)} ${(f.indexMs / 1000).toFixed(1).padStart(9)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)}`,
-    );
-  }
-  const quality = runSearchQuality();
-  console.log(
-    `\nsearch quality (${quality.documents} documents, ${quality.queries} queries)   hit@1  hit@3  MRR@10`,
-  );
-  for (const [name, f] of [
-    ['webdata', quality.ours],
-    ['FTS5 baseline (AND)', quality.baseline],
-  ] as const) {
-    console.log(
-      `  ${name.padEnd(42)} ${f.hitAt1.toFixed(2).padStart(5)} ${f.hitAt3.toFixed(2).padStart(6)} ${f.mrrAt10.toFixed(2).padStart(7)}`,
-    );
-  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -3,7 +3,9 @@
  * 1. requests/s and p99 of GET /runs/{id} with a key, against a bare Fastify
  *    route measured in the same run (the floor is half of it);
  * 2. run creations/s (floor 1,000/s);
- * 3. crawl pages/s on a generated 2,000-page local site, with the server's RSS peak.
+ * 3. crawl pages/s on a generated 2,000-page local site, with the server's RSS peak;
+ * then the extraction, deep-crawl and search benchmarks. `bench search` runs
+ * only the search one (quality/search/bench.ts).
  * The servers run as child processes so the load generator has its own core.
  */
 
@@ -129,4 +131,9 @@ async function main() {
   await (await import('./deep-crawl-bench.js')).benchDeepCrawl();
 }
 
-await main();
+if (process.argv[2] === 'search') {
+  await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
+} else {
+  await main();
+  await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
+}

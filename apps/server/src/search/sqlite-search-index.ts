@@ -39,7 +39,7 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
 }
 
 export const DEFAULT_WEIGHTS: Bm25Weights = { title: 10, headings: 4, body: 1 };
-// Measured with search-quality/run.ts: coverage 2 lifts hit@3; a proximity boost did not help, so it is off.
+// Measured with quality/search/handwritten/run.ts: coverage 2 lifts hit@3; a proximity boost did not help, so it is off.
 const DEFAULT_COVERAGE_BOOST = 2;
 const DEFAULT_PROXIMITY_BOOST = 0;
 const DEFAULT_PROXIMITY_WINDOW = 10;

@@ -2,12 +2,12 @@
  * Search quality harness: indexes the hand-written corpus with our
  * `SqliteSearchIndex` and with a plain FTS5 baseline in the same run, asks
  * the user-phrased queries of queries.json, and reports hit@1, hit@3 and
- * MRR@10 for both. Run with `npx tsx search-quality/run.ts` from apps/server.
+ * MRR@10 for both. Run with `npx tsx quality/search/handwritten/run.ts` from apps/server.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../src/search/sqlite-search-index.js';
+import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../../src/search/sqlite-search-index.js';
 
 /** One page of the corpus. */
 export interface CorpusPage {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { SqliteSearchIndex } from './sqlite-search-index.js';
+import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 
 /** Latency of the search index at one corpus size. */
 export interface SearchBenchFigures {

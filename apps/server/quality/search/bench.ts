@@ -1,0 +1,29 @@
+/**
+ * The search part of `pnpm --filter @webdata/server bench` (alone:
+ * `pnpm --filter @webdata/server bench search`): search latency over
+ * synthetic collections of 10,000 and 100,000 documents, then ranking
+ * quality on Debian's Python and Git manuals crawled through the API, each
+ * beside plain baselines measured in the same run.
+ */
+import { benchSearch } from './latency-bench.js';
+import { missingManuals } from './manuals.js';
+import { printManualsQuality, runManualsQuality } from './run.js';
+
+/** Runs and prints the search benchmarks. */
+export async function benchSearchAll(options: { built?: boolean } = {}): Promise<void> {
+  console.log('\nsearch latency (200 queries per size, in-memory SQLite, in-process)');
+  console.log('  documents   index s   p50 ms   p95 ms');
+  for (const f of benchSearch([10_000, 100_000])) {
+    console.log(
+      `  ${String(f.documents).padStart(9)} ${(f.indexMs / 1000).toFixed(1).padStart(9)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)}`,
+    );
+  }
+  const missing = missingManuals();
+  if (missing !== null) {
+    console.log(`\nsearch quality: not measured, ${missing}`);
+    return;
+  }
+  printManualsQuality(
+    await runManualsQuality({ built: options.built, dataDir: process.env.SEARCH_QUALITY_DATA_DIR }),
+  );
+}

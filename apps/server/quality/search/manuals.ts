@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+
+/** A Debian HTML manual the quality harness serves and crawls. */
+export interface Manual {
+  /** Prefix of the judged page ids (`python/library/json.html`). */
+  name: string;
+  /** The Debian package that installs it. */
+  debianPackage: string;
+  /** Where the package puts the HTML. */
+  root: string;
+  /** The page the deep crawl starts from, relative to the root. */
+  start: string;
+}
+
+/** The manuals the judged questions are about (questions.json names pages as `<name>/<path>`). */
+export const MANUALS: readonly Manual[] = [
+  {
+    name: 'python',
+    debianPackage: 'python3.11-doc',
+    root: '/usr/share/doc/python3.11/html',
+    start: 'index.html',
+  },
+  { name: 'git', debianPackage: 'git-doc', root: '/usr/share/doc/git-doc', start: 'index.html' },
+];
+
+/**
+ * The manuals that are not installed, with the command that installs them
+ * (the harness says so instead of crashing on a machine without them).
+ */
+export function missingManuals(manuals: readonly Manual[] = MANUALS): string | null {
+  const missing = manuals.filter((m) => !existsSync(`${m.root}/${m.start}`));
+  if (missing.length === 0) return null;
+  const packages = missing.map((m) => m.debianPackage).join(' ');
+  return `the search quality harness needs Debian's HTML manuals (${missing.map((m) => m.root).join(', ')}): apt-get install ${packages}`;
+}
+
+/**
+ * The judged id of a crawled URL (`python/library/json.html`), given the
+ * origin each manual was served from; null for a URL of no manual.
+ */
+export function judgedIdOf(url: string, origins: Record<string, string>): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  for (const [name, origin] of Object.entries(origins)) {
+    if (parsed.origin !== origin) continue;
+    let path = decodeURIComponent(parsed.pathname).replace(/^\/+/, '');
+    if (path === '' || path.endsWith('/')) path += 'index.html';
+    return `${name}/${path}`;
+  }
+  return null;
+}
