@@ -14,13 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExtractionSchema, Result } from '@webdata/contract';
+import { measureAccuracy } from '../quality/extract/accuracy.js';
+import { loadExtractionCases } from '../quality/extract/fixture-cases.js';
 import { convertPage } from '../src/content/index.js';
-import {
-  DefaultExtractionEngine,
-  type ExtractionEngine,
-  loadExtractionCases,
-  measureAccuracy,
-} from '../src/extract/index.js';
+import { DefaultExtractionEngine, type ExtractionEngine } from '../src/extract/index.js';
 import { type StartedServer, startServer } from '../src/index.js';
 import { benchScreenshots } from '../src/screenshots/index.js';
 import { type ApiCall, apiClient, waitForRun } from '../test/api-client.js';

@@ -4,8 +4,9 @@
  *    route measured in the same run (the floor is half of it);
  * 2. run creations/s (floor 1,000/s);
  * 3. crawl pages/s on a generated 2,000-page local site, with the server's RSS peak;
- * then the extraction, deep-crawl and search benchmarks. `bench search` runs
- * only the search one (quality/search/bench.ts).
+ * then the extraction, deep-crawl, search and extraction-quality benchmarks. `bench search`
+ * runs only the search one (quality/search/bench.ts), `bench extract` only the extraction
+ * quality one (quality/extract/run.ts).
  * The servers run as child processes so the load generator has its own core.
  */
 
@@ -133,7 +134,10 @@ async function main() {
 
 if (process.argv[2] === 'search') {
   await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
+} else if (process.argv[2] === 'extract') {
+  await (await import('../quality/extract/run.js')).runExtractionQuality();
 } else {
   await main();
   await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
+  await (await import('../quality/extract/run.js')).runExtractionQuality();
 }

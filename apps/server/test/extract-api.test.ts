@@ -10,13 +10,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorBody, type Result, ResultContent, Run } from '@webdata/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ExtractionCase,
-  type ExtractionEngine,
-  formatAccuracyReport,
-  loadExtractionCases,
-  measureAccuracy,
-} from '../src/extract/index.js';
+import { formatAccuracyReport, measureAccuracy } from '../quality/extract/accuracy.js';
+import { type ExtractionCase, loadExtractionCases } from '../quality/extract/fixture-cases.js';
+import type { ExtractionEngine } from '../src/extract/index.js';
 import { type ApiCall, waitForRun } from './api-client.js';
 import { type FixtureRoute, FixtureSite } from './fixture-site.js';
 import { startTestServer, type TestServer } from './test-server.js';

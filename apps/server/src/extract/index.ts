@@ -1,13 +1,3 @@
-export {
-  type AccuracyReport,
-  type CaseResult,
-  type FieldResult,
-  type FieldTally,
-  formatAccuracyReport,
-  measureAccuracy,
-  sameValue,
-} from './accuracy.js';
-export { type ExtractionCase, loadExtractionCases } from './cases.js';
 export { DefaultExtractionEngine } from './default-engine.js';
 export { ModelExtractionEngine } from './model-engine.js';
 export { pageText } from './page-text.js';

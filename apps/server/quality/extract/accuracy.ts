@@ -1,5 +1,5 @@
-import type { ExtractionCase } from './cases.js';
-import type { ExtractionEngine } from './types.js';
+import type { ExtractionEngine } from '../../src/extract/index.js';
+import type { ExtractionCase } from './fixture-cases.js';
 
 /** How one field of one case came out. */
 export interface FieldResult {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  DefaultExtractionEngine,
+  type ExtractionEngine,
+  validateExtractionSchema,
+} from '../../src/extract/index.js';
 import { formatAccuracyReport, measureAccuracy, sameValue } from './accuracy.js';
-import { loadExtractionCases } from './cases.js';
-import { DefaultExtractionEngine } from './default-engine.js';
-import { validateExtractionSchema } from './schema-validator.js';
-import type { ExtractionEngine } from './types.js';
+import { loadExtractionCases } from './fixture-cases.js';
 
 /**
  * Floor of the default engine's overall field accuracy on the fixtures. It
