@@ -4,6 +4,7 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
+    globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-fast-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -106,8 +106,10 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   if (shownKey) console.log(`API key: ${shownKey}`);
   else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
   console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
-  const reason = server.screenshotsUnavailable();
-  if (reason) console.log(`screenshots are off: ${reason}`);
+  const chromium = server.screenshotChromium();
+  console.log(
+    'reason' in chromium ? `screenshots are off: ${chromium.reason}` : `screenshots: ${chromium.description}`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -13,7 +13,7 @@ import type { FetchedPage } from './fetch/types.js';
 import { buildApi } from './http/build-api.js';
 import type { ApiContext } from './http/context.js';
 import { newId } from './ids.js';
-import { locateChromium, ScreenshotService } from './screenshots/index.js';
+import { type ChromiumLocation, locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -83,10 +83,9 @@ export class WebDataServer {
     this.app = buildApi(context);
   }
 
-  /** Why screenshots cannot be taken (no Chromium found), or null; does not start the browser. */
-  screenshotsUnavailable(): string | null {
-    const location = locateChromium(this.config.chromiumPath);
-    return 'reason' in location ? location.reason : null;
+  /** The Chromium screenshots will use, or why there is none; neither unpacks nor starts it. */
+  screenshotChromium(): ChromiumLocation {
+    return locateChromium(this.config.chromiumPath);
   }
 
   /** Starts workers (after putting interrupted items back in the queue) and the HTTP listener; returns the base URL. */

@@ -1,5 +1,6 @@
 /**
- * Screenshots end to end through the HTTP API with the system's Chromium:
+ * Screenshots end to end through the HTTP API with the Chromium the server's
+ * lookup finds (the system's, else the one bundled in `@sparticuz/chromium`):
  * crawl and extraction runs with `screenshot: true`, the signed URL (no API
  * key, `image/png`, cache headers, a PNG of the page's CSS size), tampering
  * and expiry (403), a deleted run (404), a result without a screenshot, and a
@@ -12,8 +13,6 @@ import { decodePng } from '../src/screenshots/index.js';
 import { type ApiCall, apiClient, waitForRun } from './api-client.js';
 import { FixtureSite, page } from './fixture-site.js';
 import { startTestServer, type TestServer } from './test-server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 /** A page whose full size is fixed by CSS, so the PNG's size is known exactly. */
 const TALL_PAGE = `<!doctype html><html><head><title>Tall page</title><style>
@@ -37,7 +36,7 @@ let tall: Result;
 let product: Result;
 
 /** Starts a test server that `afterAll` closes (removing its data directory). */
-async function start(overrides: Parameters<typeof startTestServer>[0]): Promise<TestServer> {
+async function start(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const started = await startTestServer(overrides);
   servers.push(started);
   return started;
@@ -102,7 +101,7 @@ beforeAll(async () => {
     '/plain': { body: page('Plain page') },
   });
   await site.start();
-  server = await start({ chromiumPath: CHROMIUM });
+  server = await start();
   call = server.call;
   const [crawl, extraction] = await Promise.all([
     runToEnd(call, '/api/v1/crawl', { urls: [`${site.url}/tall`], screenshot: true }),
@@ -218,7 +217,7 @@ describe('signed URL checks', () => {
   });
 
   it('answers 403 once the URL has expired', async () => {
-    const shortLived = await start({ chromiumPath: CHROMIUM, signedUrlTtlSeconds: 1 });
+    const shortLived = await start({ signedUrlTtlSeconds: 1 });
     const api = apiClient(shortLived.url, shortLived.apiKey);
     const { results } = await runToEnd(api, '/api/v1/crawl', {
       urls: [`${site.url}/plain`],

@@ -1,8 +1,17 @@
 export { benchScreenshots } from './bench.js';
 export {
+  BUNDLED_CHROMIUM_PACKAGE,
+  type BundledChromium,
+  chromiumCacheRoot,
+  findBundledChromium,
+  type LaunchableChromium,
+} from './bundled-chromium.js';
+export {
   CHROMIUM_CANDIDATES,
+  CHROMIUM_IGNORE_SYSTEM_ENV,
   CHROMIUM_PATH_ENV,
   type ChromiumLocation,
+  type FoundChromium,
   locateChromium,
 } from './chromium-locator.js';
 export {

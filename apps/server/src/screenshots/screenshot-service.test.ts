@@ -7,8 +7,6 @@ import { PageError } from '../errors.js';
 import { decodePng, readPngSize } from './png.js';
 import { ScreenshotService } from './screenshot-service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
 const PAGE = `<!doctype html><html><head><style>
 html, body, h1 { margin: 0; padding: 0; }
 body { width: 1280px; height: 2000px; background: linear-gradient(#c00, #00c); }
@@ -117,6 +115,7 @@ function browserPid(service: ScreenshotService): number {
   throw new Error('browser process not found');
 }
 
+/** These use the Chromium the server's lookup finds (the system's, else the bundled one). */
 describe('ScreenshotService with the real Chromium', () => {
   let site: Fixture;
   let service: ScreenshotService;
@@ -125,7 +124,6 @@ describe('ScreenshotService with the real Chromium', () => {
     site = await startFixture();
     service = new ScreenshotService(
       defaultConfig({
-        chromiumPath: CHROMIUM,
         screenshotConcurrency: 2,
         // Generous: the machine may be busy; the time-out test passes its own.
         pageTimeoutMs: 20_000,
@@ -221,7 +219,6 @@ describe('ScreenshotService guard against private addresses', () => {
     site = await startFixture();
     service = new ScreenshotService(
       defaultConfig({
-        chromiumPath: CHROMIUM,
         screenshotConcurrency: 2,
         pageTimeoutMs: 20_000,
         allowPrivateNetworks: false,
@@ -320,7 +317,7 @@ describe('ScreenshotService without Chromium', () => {
     );
     try {
       const reason = await service.unavailableReason();
-      expect(reason).toMatch(/^Chromium at \/bin\/false failed to start/);
+      expect(reason).toMatch(/^Chromium \/bin\/false \(configured\) failed to start/);
       const error = await captureError(service.capture('http://127.0.0.1:1/'));
       expect(error.code).toBe('screenshot_unavailable');
     } finally {

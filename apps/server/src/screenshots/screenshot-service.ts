@@ -63,8 +63,8 @@ const LAUNCH_TIMEOUT_MS = 30_000;
 class BrowserLost extends Error {}
 
 /**
- * Renders pages to full-page PNGs in the system's Chromium (through
- * playwright-core). One browser is launched on first use and shared;
+ * Renders pages to full-page PNGs in Chromium (the one {@link locateChromium}
+ * finds, through playwright-core). One browser is launched on first use and shared;
  * it is launched again after a crash. Each capture gets a fresh browser
  * context (1280×800 viewport, scale 1, no cookies or cache from other
  * captures) that is closed afterwards, and at most `screenshotConcurrency`
@@ -315,8 +315,10 @@ export class ScreenshotService implements ScreenshotServiceLike {
     const { chromium } = await import('playwright-core');
     let browser: Browser;
     try {
+      const executable = await location.prepare();
       browser = await chromium.launch({
-        executablePath: location.path,
+        executablePath: executable.path,
+        env: { ...process.env, ...executable.env },
         headless: true,
         timeout: LAUNCH_TIMEOUT_MS,
         downloadsPath: join(this.tempDir, 'downloads'),
@@ -333,7 +335,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
       });
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      const reason = `Chromium at ${location.path} failed to start (${message}); install it (apt-get install chromium) or set WEBDATA_CHROMIUM_PATH`;
+      const reason = `Chromium ${location.description} failed to start (${message}); install Chromium (apt-get install chromium) or set WEBDATA_CHROMIUM_PATH`;
       this.launchFailure = { reason, at: Date.now() };
       throw new PageError('screenshot_unavailable', reason, { cause: error });
     }
