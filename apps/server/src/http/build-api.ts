@@ -2,6 +2,7 @@ import { buildOpenApiDocument } from '@webdata/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { requestIds } from '../ids.js';
+import { registerApiReferencePage } from './api-reference-page.js';
 import { registerAuth } from './auth.js';
 import type { ApiContext } from './context.js';
 import { registerErrorHandling, sendError } from './error-handler.js';
@@ -10,6 +11,7 @@ import { registerResultRoutes } from './routes/results.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSearchRoutes } from './routes/search.js';
 
+const OPENAPI_PATH = '/api/v1/openapi.json';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Logged URLs lose their signed-URL signatures; nothing else secret is ever in a URL. */
@@ -60,8 +62,9 @@ export function buildApi(context: ApiContext): FastifyInstance {
   registerResultRoutes(app, context);
   registerSearchRoutes(app, context);
   app.get('/healthz', { config: { public: true } }, async () => ({ ok: true }));
-  app.get('/api/v1/openapi.json', { config: { public: true } }, async () =>
+  app.get(OPENAPI_PATH, { config: { public: true } }, async () =>
     buildOpenApiDocument({ serverUrl: context.baseUrl() }),
   );
+  registerApiReferencePage(app, OPENAPI_PATH);
   return app;
 }
