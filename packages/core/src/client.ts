@@ -60,7 +60,11 @@ export class WebDataClient {
     list$(query?: { limit?: number; cursor?: string }): Observable<CollectionPage>;
   };
   /** What the client learnt about the server (long poll, batch reads). */
-  readonly capabilities: ServerCapabilities = { longPoll: undefined, batch: undefined };
+  readonly capabilities: ServerCapabilities = {
+    longPoll: undefined,
+    batch: undefined,
+    batchLongPoll: undefined,
+  };
   readonly #transport: Transport;
   readonly #search: Search;
   readonly #watcher: RunWatcher;
@@ -86,6 +90,11 @@ export class WebDataClient {
   /** HTTP requests sent so far, retries included. */
   get requestCount(): number {
     return this.#transport.requestCount;
+  }
+
+  /** Answers that were 429 (rate limited) so far; the client slowed down and retried each. */
+  get rateLimitedCount(): number {
+    return this.#transport.rateLimitedCount;
   }
 
   /** Runs currently watched by a live shared poller. */

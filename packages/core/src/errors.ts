@@ -1,4 +1,4 @@
-import { ErrorBodyLenient, type RunLenient } from '@webdata/contract';
+import { ERROR_STATUS, ErrorBodyLenient, type RunLenient } from '@webdata/contract';
 import type { z } from 'zod';
 import { redactDeep } from './internal/redact.js';
 
@@ -356,20 +356,13 @@ const STATUS_CLASSES: Record<number, new (init: ApiErrorInit) => ApiError> = {
   503: ServiceUnavailableError,
 };
 
-/** Readable fallbacks for a foreign server's body that is not the contract's error shape. */
-const DEFAULT_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'unprocessable_url',
-  429: 'rate_limited',
-  500: 'internal',
-  503: 'unavailable',
-};
+/**
+ * Readable fallbacks for a foreign server's body that is not the contract's
+ * error shape: the contract's code for each status (`ERROR_STATUS` read backwards).
+ */
+const DEFAULT_CODES: ReadonlyMap<number, string> = new Map(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status as number, code]),
+);
 
 /**
  * The one place an HTTP error answer becomes an error object: reads the
@@ -392,7 +385,7 @@ export function errorFromResponse(input: {
 }): ApiError {
   const redact = input.redact ?? ((text: string) => text);
   const parsed = ErrorBodyLenient.safeParse(input.body);
-  let code = DEFAULT_CODES[input.status] ?? (input.status >= 500 ? 'internal' : `http_${input.status}`);
+  let code = DEFAULT_CODES.get(input.status) ?? (input.status >= 500 ? 'internal' : `http_${input.status}`);
   let message = `HTTP ${input.status}`;
   let details: unknown[] | undefined;
   let requestId = input.requestId;

@@ -14,6 +14,7 @@ import {
 import { lastValueAbortable } from './internal/abort.js';
 import { type BackoffPolicy, DEFAULT_BACKOFF, headerValue, parseRetryAfter } from './internal/backoff.js';
 import { secretRedactor } from './internal/redact.js';
+import { type RequestBudget, RequestPacer } from './internal/request-pacer.js';
 import { retryWithBackoff } from './operators/retryWithBackoff.js';
 
 /**
@@ -48,8 +49,16 @@ export interface TransportOptions {
   connections?: number | undefined;
   /** Time-out of one request attempt, ms (default 60 s); a long poll adds its wait to it. */
   timeoutMs?: number | undefined;
-  /** Retries of failed requests (default: 2 retries, 500 ms base, 8 s cap). */
-  retry?: Partial<BackoffPolicy> | undefined;
+  /**
+   * Retries of failed requests (default: 2 retries, 500 ms base, 8 s cap, full
+   * jitter); a 429 is retried up to `rateLimitRetries` times (default 8).
+   */
+  retry?: (Partial<BackoffPolicy> & { rateLimitRetries?: number | undefined }) | undefined;
+  /**
+   * The client's request budget (default: 18 requests a second, bursts of 36,
+   * 16 in flight): it never sends faster, and slows down further on a 429.
+   */
+  budget?: Partial<RequestBudget> | undefined;
   /** Extra headers sent with every request. */
   headers?: Record<string, string> | undefined;
   logger?: Logger | undefined;
@@ -81,6 +90,8 @@ export interface HttpRequest {
   timeoutMs?: number | undefined;
   /** Accept a 304 answer (conditional GET) instead of treating it as an error. */
   allowNotModified?: boolean | undefined;
+  /** A long poll: the server holds it open, so it takes a turn of the rate budget but no concurrency slot. */
+  longPoll?: boolean | undefined;
 }
 
 /**
@@ -128,6 +139,8 @@ export class Transport {
   readonly #ownsDispatcher: boolean;
   readonly #timeoutMs: number;
   readonly #retry: BackoffPolicy;
+  readonly #rateLimitRetries: number;
+  readonly #pacer: RequestPacer;
   readonly #headers: Record<string, string>;
   readonly #random: (() => number) | undefined;
   /** Scrubs the API key from anything a server echoes back. */
@@ -135,6 +148,8 @@ export class Transport {
   readonly logger: Logger;
   /** Requests sent (attempts, retries included), for benchmarks and diagnostics. */
   requestCount = 0;
+  /** Answers that were 429 (rate limited), for benchmarks and diagnostics. */
+  rateLimitedCount = 0;
 
   constructor(options: TransportOptions) {
     if (!options.apiKey) throw new TypeError('createClient: apiKey is required');
@@ -152,7 +167,10 @@ export class Transport {
       options.dispatcher ??
       new Agent({ connections: options.connections ?? 128, keepAliveTimeout: 10_000, pipelining: 1 });
     this.#timeoutMs = options.timeoutMs ?? 60_000;
-    this.#retry = { ...DEFAULT_BACKOFF, ...options.retry };
+    const { rateLimitRetries, ...backoff } = options.retry ?? {};
+    this.#retry = { ...DEFAULT_BACKOFF, ...backoff };
+    this.#rateLimitRetries = rateLimitRetries ?? 8;
+    this.#pacer = new RequestPacer(options.budget);
     this.#headers = options.headers ?? {};
     this.#random = options.random;
     this.redact = secretRedactor([options.apiKey]);
@@ -168,8 +186,11 @@ export class Transport {
     return this.#attempt$(request).pipe(
       retryWithBackoff({
         ...this.#retry,
+        maxRetries: Math.max(this.#retry.maxRetries, this.#rateLimitRetries),
         random: this.#random,
-        shouldRetry: (error) => isRetryable(error, retry),
+        shouldRetry: (error, attempt) =>
+          isRetryable(error, retry) &&
+          attempt < (isRateLimited(error) ? this.#rateLimitRetries : this.#retry.maxRetries),
         onRetry: (error, attempt, delayMs) =>
           this.logger.debug?.('webdata: retrying request', {
             method: request.method,
@@ -221,37 +242,17 @@ export class Transport {
       const controller = new AbortController();
       let timedOut = false;
       let finished = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      this.requestCount++;
-      const path = this.#pathWithQuery(request);
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        'user-agent': 'webdata-core/0.1.0',
-        ...this.#headers,
-        ...request.headers,
-        'x-api-key': this.#apiKey,
-      };
-      let body: string | undefined;
-      if (request.body !== undefined) {
-        body = JSON.stringify(request.body);
-        headers['content-type'] = 'application/json';
-      }
-      this.#dispatcher
-        .request({
-          origin: this.#origin,
-          path,
-          method: request.method,
-          headers,
-          body,
-          signal: controller.signal,
-        })
-        .then(async (response) => {
-          const text = await response.body.text();
-          return { response, text };
+      // The turn comes first: time spent waiting for it is not the request's time-out.
+      this.#pacer
+        .acquire({ holdsSlot: !request.longPoll, signal: controller.signal })
+        .then((release) => {
+          timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs);
+          return this.#dispatch(request, controller.signal).finally(release);
         })
         .then(
           ({ response, text }) => {
@@ -260,6 +261,11 @@ export class Transport {
             const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
             const requestId = headerValue(responseHeaders, 'x-request-id');
             const status = response.statusCode;
+            const retryAfterMs = parseRetryAfter(responseHeaders);
+            if (status === 429) {
+              this.rateLimitedCount++;
+              this.#pacer.onRateLimited(retryAfterMs);
+            } else this.#pacer.onAnswered();
             if (status >= 200 && status < 300) {
               subscriber.next({
                 status,
@@ -279,13 +285,7 @@ export class Transport {
                 // a foreign server's plain-text error page: kept as text
               }
               subscriber.error(
-                errorFromResponse({
-                  status,
-                  body: errorBody,
-                  requestId,
-                  retryAfterMs: parseRetryAfter(responseHeaders),
-                  redact: this.redact,
-                }),
+                errorFromResponse({ status, body: errorBody, requestId, retryAfterMs, redact: this.redact }),
               );
             }
           },
@@ -301,6 +301,35 @@ export class Transport {
         if (!finished) controller.abort();
       };
     });
+  }
+
+  /** Sends one attempt and reads its whole body. */
+  async #dispatch(
+    request: HttpRequest,
+    signal: AbortSignal,
+  ): Promise<{ response: Dispatcher.ResponseData; text: string }> {
+    this.requestCount++;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': 'webdata-core/0.1.0',
+      ...this.#headers,
+      ...request.headers,
+      'x-api-key': this.#apiKey,
+    };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await this.#dispatcher.request({
+      origin: this.#origin,
+      path: this.#pathWithQuery(request),
+      method: request.method,
+      headers,
+      body,
+      signal,
+    });
+    return { response, text: await response.body.text() };
   }
 
   #pathWithQuery(request: HttpRequest): string {
@@ -336,6 +365,10 @@ function errorCode(error: unknown): string | undefined {
   if (typeof direct === 'string') return direct;
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof cause === 'string' ? cause : undefined;
+}
+
+function isRateLimited(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 429;
 }
 
 function isRetryable(error: unknown, retry: 'safe' | 'unsafe'): boolean {

@@ -113,19 +113,22 @@ describe('against a foreign-shaped server', () => {
 
   it('honours Retry-After on a 429, then succeeds; gives up with RateLimitError when it persists', async () => {
     let calls = 0;
-    const { server, client } = await setup((req) => {
-      if (req.path === '/api/v1/runs/run_a') {
-        calls++;
-        if (calls === 1)
-          return {
-            status: 429,
-            headers: { 'retry-after': '1' },
-            body: { error: { code: 'rate_limited', message: 'slow down' } },
-          };
-        return { status: 200, body: foreignRun('run_a', 'running') };
-      }
-      return { status: 429, headers: { 'retry-after': '0' }, raw: 'Too Many Requests' };
-    });
+    const { server, client } = await setup(
+      (req) => {
+        if (req.path === '/api/v1/runs/run_a') {
+          calls++;
+          if (calls === 1)
+            return {
+              status: 429,
+              headers: { 'retry-after': '1' },
+              body: { error: { code: 'rate_limited', message: 'slow down' } },
+            };
+          return { status: 200, body: foreignRun('run_a', 'running') };
+        }
+        return { status: 429, headers: { 'retry-after': '0' }, raw: 'Too Many Requests' };
+      },
+      { retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 2_000, rateLimitRetries: 2 } },
+    );
     const started = Date.now();
     const run = await client.runs.get('run_a');
     expect(run.status).toBe('running');
@@ -373,7 +376,7 @@ describe('against a foreign-shaped server', () => {
     });
     const snapshots = await lastValueFrom(client.runs.watch('run_e').pipe(toArray()));
     expect(snapshots.map((r) => r.status)).toEqual(['running', 'completed']);
-    expect(server.requests[1]!.headers['if-none-match']).toBe('"v1"');
+    expect(server.seen('/api/v1/runs/run_e')[1]!.headers['if-none-match']).toBe('"v1"');
   });
 
   it('shares one poller among subscribers to the same run', async () => {

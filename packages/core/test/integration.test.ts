@@ -55,6 +55,9 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
+/** Requests of the batched run feed (`GET /runs?…`) sent since `mark`. */
+const feedReads = (mark: number) => sent.slice(mark).filter((s) => s.line.startsWith('GET /api/v1/runs?'));
+
 const runGets = (id: string) =>
   sent.filter((s) => s.line.startsWith(`GET /api/v1/runs/${id}`) && !s.line.includes('/results'));
 
@@ -89,7 +92,7 @@ describe('the client against the real server', () => {
     const first = outcome.results[0]!;
     const content = await client.runs.content(outcome.run.id, first.id, { format: 'markdown' });
     expect(String(content.content)).toContain('Hello from');
-    expect(client.capabilities.longPoll).toBe(true);
+    expect(client.capabilities.batchLongPoll).toBe(true);
   });
 
   it('expands content client-side, searches what was crawled, and reports a missing screenshot', async () => {
@@ -179,20 +182,21 @@ describe('the client against the real server', () => {
       const run = await client.runs.start({ type: 'crawl', urls: [`${held.url}/hold/x`] });
       await until(() => held.requests.includes('/hold/x'));
       await new Promise((r) => setTimeout(r, 100));
-      const mark = runGets(run.id).length;
+      const mark = sent.length;
       const view = lastValueFrom(client.runs.watch(run.id).pipe(toArray()));
       const progress = lastValueFrom(client.runs.watch(run.id).pipe(toArray()));
-      await new Promise((r) => setTimeout(r, 400));
-      // One shared poller: a plain read, then one long poll held open by the server.
-      const during = runGets(run.id).slice(mark);
+      await new Promise((r) => setTimeout(r, 600));
+      // One shared stream: a plain batched read, then one batched long poll held open by the server.
+      const during = feedReads(mark);
       expect(during.map((s) => s.line.includes('wait='))).toEqual([false, true]);
+      expect(during.every((s) => s.line.includes(`ids=${run.id}`))).toBe(true);
       expect(client.activeWatches).toBe(1);
       held.release();
       const [a, b] = await Promise.all([view, progress]);
       expect(a).toEqual(b);
       expect(a.at(-1)?.status).toBe('completed');
-      const stream = runGets(run.id).slice(mark);
-      expect(stream.length).toBeLessThanOrEqual(a.length + 1);
+      expect(feedReads(mark).length).toBeLessThanOrEqual(a.length + 1);
+      expect(runGets(run.id)).toEqual([]);
       expect(client.activeWatches).toBe(0);
     } finally {
       await held.close();

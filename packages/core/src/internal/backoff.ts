@@ -11,10 +11,10 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000 };
 
 /**
- * Delay before retry number `attempt` (0-based). A server's `Retry-After`
- * wins when present (it knows its own load); otherwise exponential backoff
- * with "equal jitter": between half and all of the exponential step, so
- * clients that failed together do not come back together.
+ * Delay before retry number `attempt` (0-based): "full jitter", anywhere
+ * between 0 and the exponential step (`baseDelayMs` × 2^attempt, capped at
+ * `maxDelayMs`), so callers that failed together come back spread out. A
+ * server's `Retry-After` (capped) is a floor the jitter is added to.
  */
 export function retryDelayMs(
   attempt: number,
@@ -22,11 +22,12 @@ export function retryDelayMs(
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
 ): number {
-  if (retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0) {
-    return Math.min(retryAfterMs, policy.maxDelayMs);
-  }
+  const floor =
+    retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+      ? Math.min(retryAfterMs, policy.maxDelayMs)
+      : 0;
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(step / 2 + (step / 2) * random());
+  return Math.round(floor + step * random());
 }
 
 /**

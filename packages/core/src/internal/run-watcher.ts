@@ -1,20 +1,16 @@
-import { isTerminalStatus, LIMITS, RunLenient, RunPageLenient } from '@webdata/contract';
+import { LIMITS, RunLenient } from '@webdata/contract';
 import {
   catchError,
   defer,
-  filter,
+  EMPTY,
   finalize,
-  forkJoin,
   map,
   merge,
-  mergeMap,
   type Observable,
   type SchedulerLike,
-  takeWhile,
-  tap,
   throwError,
 } from 'rxjs';
-import { BadRequestError, NotFoundError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import { runSnapshotKey } from '../operators/distinctSnapshot.js';
 import {
   type AdaptivePollPolicy,
@@ -28,6 +24,7 @@ import { type HttpResponse, parseBody, type Transport } from '../transport.js';
 import { headerValue, parseRetryAfter } from './backoff.js';
 import type { ServerCapabilities } from './capabilities.js';
 import { segment } from './encode.js';
+import { BatchUnsupportedError, RunFeed } from './run-feed.js';
 
 /**
  * How runs are watched.
@@ -40,8 +37,19 @@ import { segment } from './encode.js';
 export interface PollOptions extends Partial<AdaptivePollPolicy> {
   /** `?wait=` sent when the server supports long polls (default 20 s; 0 never long-polls). */
   longPollSeconds?: number | undefined;
-  /** `watchMany` reads runs in batches with `GET /runs?ids=` when the server supports it (default true). */
+  /**
+   * Watched runs share one batched request stream (`GET /runs?ids=`, and the
+   * batched long poll where the server has it), falling back to one poller per
+   * run on a server without batches (default true; false: always one per run).
+   */
   batch?: boolean | undefined;
+  /**
+   * Least time between two batched long polls (default 200 ms): under a storm
+   * of changes a watcher of any number of runs sends at most five a second.
+   */
+  minIntervalMs?: number | undefined;
+  /** How long newly watched runs are gathered before they are read together (default 100 ms). */
+  gatherMs?: number | undefined;
 }
 
 /** What one run's poller remembers between requests. */
@@ -60,9 +68,11 @@ function pollHint(headers: HttpResponse['headers']): number | undefined {
 }
 
 /**
- * Owns the pollers of a client: one shared, ref-counted poller per run id
- * (so every subscriber to a run shares one request stream), batched polling
- * for many runs, and the capability probing behind both.
+ * Owns the watching of a client: one shared, ref-counted stream per run id
+ * (so every subscriber to a run shares it, and a late one gets the latest
+ * snapshot at once), all of them fed by one {@link RunFeed} (batched reads and
+ * the batched long poll), or by a poller per run where the server cannot
+ * read batches.
  */
 export class RunWatcher {
   readonly #transport: Transport;
@@ -71,6 +81,7 @@ export class RunWatcher {
   readonly #longPollSeconds: number;
   readonly #batch: boolean;
   readonly #scheduler: SchedulerLike | undefined;
+  readonly #feed: RunFeed;
   readonly #watches = new Map<string, Observable<RunLenient>>();
 
   constructor(
@@ -81,14 +92,20 @@ export class RunWatcher {
   ) {
     this.#transport = transport;
     this.#capabilities = capabilities;
-    const { longPollSeconds, batch, ...policy } = options;
+    const { longPollSeconds, batch, minIntervalMs, gatherMs, ...policy } = options;
     this.#policy = { ...DEFAULT_POLL_POLICY, ...policy };
     this.#longPollSeconds = Math.min(LIMITS.maxWaitSeconds, Math.max(0, longPollSeconds ?? 20));
     this.#batch = batch ?? true;
     this.#scheduler = scheduler;
+    this.#feed = new RunFeed(transport, capabilities, {
+      longPollSeconds: this.#longPollSeconds,
+      minIntervalMs: minIntervalMs ?? 200,
+      gatherMs: gatherMs ?? 100,
+      policy: this.#policy,
+    });
   }
 
-  /** Number of runs with a live poller (for tests and diagnostics). */
+  /** Number of runs with a live watch (for tests and diagnostics). */
   get activeWatches(): number {
     return this.#watches.size;
   }
@@ -97,7 +114,18 @@ export class RunWatcher {
   watch(runId: string): Observable<RunLenient> {
     const existing = this.#watches.get(runId);
     if (existing) return existing;
-    const shared: Observable<RunLenient> = this.#poll$(runId).pipe(
+    const source$ = defer(() =>
+      this.#batch && this.#capabilities.batch !== false
+        ? this.#feed
+            .watch(runId)
+            .pipe(
+              catchError((error: unknown) =>
+                error instanceof BatchUnsupportedError ? this.#poll$(runId) : throwError(() => error),
+              ),
+            )
+        : this.#poll$(runId),
+    );
+    const shared: Observable<RunLenient> = source$.pipe(
       finalize(() => {
         if (this.#watches.get(runId) === shared) this.#watches.delete(runId);
       }),
@@ -109,50 +137,11 @@ export class RunWatcher {
 
   /**
    * Distinct snapshots of many runs, each until terminal; completes when all
-   * are. Batched into `GET /runs?ids=` (100 ids a request), falling back to
-   * one poller per run, remembered, when the server does not support it.
+   * are. The runs' watches are coalesced like any others: one batched stream.
    */
   watchMany(runIds: readonly string[]): Observable<RunLenient> {
     const ids = [...new Set(runIds)];
-    if (ids.length === 0) return defer(() => []);
-    const perRun$ = () => merge(...ids.map((id) => this.watch(id)));
-    if (!this.#batch || this.#capabilities.batch === false || ids.length === 1) return perRun$();
-    return defer(() => {
-      const pending = new Set(ids);
-      const lastKeys = new Map<string, string>();
-      return pollAdaptive(() => this.#fetchBatch$([...pending]), {
-        ...this.#policy,
-        key: (runs) => runs.map(runSnapshotKey).join('\n'),
-        scheduler: this.#scheduler,
-      }).pipe(
-        mergeMap((runs) => runs),
-        filter((run) => {
-          if (!pending.has(run.id)) return false;
-          const key = runSnapshotKey(run);
-          if (lastKeys.get(run.id) === key) return false;
-          lastKeys.set(run.id, key);
-          return true;
-        }),
-        tap((run) => {
-          if (isTerminalStatus(run.status)) pending.delete(run.id);
-        }),
-        takeWhile(() => pending.size > 0, true),
-      );
-    }).pipe(
-      catchError((error: unknown) => {
-        if (
-          this.#capabilities.batch === undefined &&
-          (error instanceof BadRequestError ||
-            error instanceof NotFoundError ||
-            error instanceof BatchIgnoredError)
-        ) {
-          this.#capabilities.batch = false;
-          this.#transport.logger.debug?.('webdata: GET /runs?ids= not supported, polling runs one by one');
-          return perRun$();
-        }
-        return throwError(() => error);
-      }),
-    );
+    return ids.length === 0 ? EMPTY : merge(...ids.map((id) => this.watch(id)));
   }
 
   #poll$(runId: string): Observable<RunLenient> {
@@ -215,46 +204,4 @@ export class RunWatcher {
         }),
       );
   }
-
-  #fetchBatch$(ids: string[]): Observable<PollAnswer<RunLenient[]>> {
-    const chunks: string[][] = [];
-    for (let i = 0; i < ids.length; i += LIMITS.maxIdsPerRequest) {
-      chunks.push(ids.slice(i, i + LIMITS.maxIdsPerRequest));
-    }
-    return forkJoin(
-      chunks.map((chunk) =>
-        this.#transport.send$({
-          method: 'GET',
-          path: '/runs',
-          query: { ids: chunk.join(','), limit: chunk.length },
-        }),
-      ),
-    ).pipe(
-      map((responses): PollAnswer<RunLenient[]> => {
-        const pages = responses.map((response, index) => {
-          const page = parseBody(response, RunPageLenient);
-          const asked = new Set(chunks[index]);
-          // A server that ignores `ids` answers other runs: it does not support batching.
-          if (page.data.some((run) => !asked.has(run.id))) throw new BatchIgnoredError();
-          return { page, asked, hintMs: pollHint(response.headers) };
-        });
-        this.#capabilities.batch = true;
-        const runs: RunLenient[] = [];
-        let hintMs: number | undefined;
-        for (const { page, asked, hintMs: pageHint } of pages) {
-          const seen = new Set(page.data.map((run) => run.id));
-          const missing = [...asked].find((id) => !seen.has(id));
-          if (missing !== undefined) {
-            throw new NotFoundError({ status: 404, code: 'not_found', message: `run ${missing} not found` });
-          }
-          runs.push(...page.data);
-          hintMs = pageHint ?? hintMs;
-        }
-        return { value: runs, hintMs };
-      }),
-    );
-  }
 }
-
-/** The server answered `GET /runs?ids=` with runs that were not asked for. */
-class BatchIgnoredError extends Error {}

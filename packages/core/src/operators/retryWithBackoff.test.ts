@@ -20,29 +20,34 @@ describe('retryWithBackoff', () => {
     });
   });
 
-  it('jitters between half and all of the step', () => {
+  it('jitters anywhere between nothing and the whole step (full jitter)', () => {
     scheduler().run(({ cold, expectSubscriptions }) => {
       const source = cold('-#', {}, retryable);
       source
         .pipe(retryWithBackoff({ maxRetries: 1, baseDelayMs: 10, random: () => 0, shouldRetry }))
         .subscribe({ error: () => {} });
-      expectSubscriptions(source.subscriptions).toBe(['^!', '6ms ^!']);
+      expectSubscriptions(source.subscriptions).toBe(['^!', '1ms ^!']);
+      const half = cold('-#', {}, retryable);
+      half
+        .pipe(retryWithBackoff({ maxRetries: 1, baseDelayMs: 10, random: () => 0.5, shouldRetry }))
+        .subscribe({ error: () => {} });
+      expectSubscriptions(half.subscriptions).toBe(['^!', '6ms ^!']);
     });
   });
 
-  it('waits exactly what Retry-After asked for, capped at maxDelayMs', () => {
+  it('waits at least what Retry-After asked for (capped at maxDelayMs), plus jitter', () => {
     scheduler().run(({ cold, expectSubscriptions }) => {
       const limited = Object.assign(new Error('429'), { retryable: true, retryAfterMs: 30 });
       const source = cold('-#', {}, limited);
       source
         .pipe(retryWithBackoff({ maxRetries: 1, baseDelayMs: 1, random: () => 1, shouldRetry }))
         .subscribe({ error: () => {} });
-      expectSubscriptions(source.subscriptions).toBe(['^!', '31ms ^!']);
+      expectSubscriptions(source.subscriptions).toBe(['^!', '32ms ^!']);
 
       const greedy = Object.assign(new Error('429'), { retryable: true, retryAfterMs: 10_000 });
       const capped = cold('-#', {}, greedy);
       capped
-        .pipe(retryWithBackoff({ maxRetries: 1, maxDelayMs: 50, shouldRetry }))
+        .pipe(retryWithBackoff({ maxRetries: 1, maxDelayMs: 50, random: () => 0, shouldRetry }))
         .subscribe({ error: () => {} });
       expectSubscriptions(capped.subscriptions).toBe(['^!', '51ms ^!']);
     });

@@ -35,8 +35,9 @@ function errorRetryAfter(error: unknown): number | undefined {
 
 /**
  * Resubscribes to the source after an error that `shouldRetry` accepts,
- * waiting an exponentially growing, jittered delay, or exactly what the
- * server's `Retry-After` asked for (capped at `maxDelayMs`). Gives up after
+ * waiting a random delay between 0 and an exponentially growing step ("full
+ * jitter"), on top of what the server's `Retry-After` asked for (capped at
+ * `maxDelayMs`), so callers that failed together do not return together. Gives up after
  * `maxRetries` and passes the last error on. Every attempt is a fresh
  * subscription, so a cold HTTP observable sends a fresh request.
  *

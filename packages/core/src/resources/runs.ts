@@ -1,9 +1,7 @@
 import {
-  CrawlRequest,
   type CreateRunRequest,
-  CreateRunRequest as CreateRunRequestSchema,
-  DeepCrawlRequest,
-  ExtractRequest,
+  ENDPOINTS,
+  type ExtractRequest,
   isTerminalStatus,
   type ListRunsQuery,
   type ResultContentFormat,
@@ -71,12 +69,21 @@ export type TypedExtractRequest<S extends z.ZodType> = Omit<ExtractRequest, 'sch
  */
 export type RunKind = 'extract' | 'crawl' | 'deep-crawl' | 'runs';
 
-const CREATE_PATHS: Record<RunKind, { path: string; schema: z.ZodType }> = {
-  extract: { path: '/extract', schema: ExtractRequest },
-  crawl: { path: '/crawl', schema: CrawlRequest },
-  'deep-crawl': { path: '/deep-crawl', schema: DeepCrawlRequest },
-  runs: { path: '/runs', schema: CreateRunRequestSchema },
-};
+/** Where each kind of run is created, and its body's schema: the contract's creating endpoints. */
+const CREATE_PATHS = new Map(
+  ENDPOINTS.filter((endpoint) => endpoint.method === 'post' && endpoint.idempotent && endpoint.body).map(
+    (endpoint) => {
+      const path = endpoint.path.replace(/^\/api\/v1/, '');
+      return [path.slice(1), { path, schema: endpoint.body as z.ZodType }] as const;
+    },
+  ),
+);
+
+function createEndpoint(kind: RunKind): { path: string; schema: z.ZodType } {
+  const endpoint = CREATE_PATHS.get(kind);
+  if (!endpoint) throw new TypeError(`the contract has no endpoint creating a ${kind} run`);
+  return endpoint;
+}
 
 /** Validates a result's `data` with the caller's zod schema, if any. */
 type DataParser = (
@@ -402,7 +409,7 @@ export class Runs {
     return this.#transport.json$(
       {
         method: 'POST',
-        path: CREATE_PATHS[kind].path,
+        path: createEndpoint(kind).path,
         body: wire,
         headers: { 'idempotency-key': idempotencyKey ?? this.#transport.newIdempotencyKey() },
         // With an idempotency key a retried creation returns the first run, never a second one.
@@ -515,7 +522,7 @@ function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknow
   const source = body as Record<string, unknown>;
   const zodSchema = isZodSchema(source.schema) ? source.schema : undefined;
   const wire = zodSchema ? { ...source, schema: toExtractionJsonSchema(zodSchema) } : { ...source };
-  const checked = CREATE_PATHS[kind].schema.safeParse(wire);
+  const checked = createEndpoint(kind).schema.safeParse(wire);
   if (!checked.success) {
     const first = checked.error.issues[0];
     throw new RequestValidationError(
