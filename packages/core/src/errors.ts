@@ -298,6 +298,30 @@ export class RunFailedError extends WebDataError {
 }
 
 /**
+ * The results of a run that is still queued or running were asked for: they
+ * would be only what is done so far. Wait for the run (`collectRun`,
+ * `runs.follow`), or ask for them on purpose with `{ unfinished: 'read' }`.
+ *
+ * @example
+ * ```ts
+ * const results = await client.runs.results(id).toArray().catch(async (e) => {
+ *   if (!(e instanceof RunNotFinishedError)) throw e;
+ *   return (await collectRun(client.runs.follow(id))).results;
+ * });
+ * ```
+ */
+export class RunNotFinishedError extends WebDataError {
+  override name = 'RunNotFinishedError';
+  readonly run: RunLenient;
+  constructor(run: RunLenient) {
+    super(
+      `run ${run.id} is ${run.status}: its results are not all there yet (wait for it, or pass { unfinished: 'read' })`,
+    );
+    this.run = run;
+  }
+}
+
+/**
  * The run did not reach a terminal status within the caller's `deadlineMs`.
  * Carries the run id (undefined if creation itself did not answer in time) and
  * the last snapshot seen. The run itself goes on unless `cancelOnUnsubscribe` was asked for.

@@ -1,5 +1,5 @@
 export { type ClientOptions, createClient, WebDataClient } from './client.js';
-export { collectRun } from './collect-run.js';
+export { collectRun, type ResultDataOf } from './collect-run.js';
 export {
   AbortError,
   ApiError,
@@ -18,6 +18,7 @@ export {
   ResponseValidationError,
   ResultDataError,
   RunFailedError,
+  RunNotFinishedError,
   RunTimeoutError,
   ServiceUnavailableError,
   TimeoutError,

@@ -1,8 +1,13 @@
-import { ResultLenient, type RunLenient } from '@webdata/contract';
+import {
+  type ContentValue,
+  type ResultContentFormat,
+  ResultLenient,
+  type RunLenient,
+} from '@webdata/contract';
 import type { z } from 'zod';
 import type { ResultDataError } from './errors.js';
 
-const ResultFields = ResultLenient.omit({ data: true });
+const ResultFields = ResultLenient.omit({ data: true, content: true });
 
 /**
  * One result of a run, read leniently, whose `data` is the caller's type:
@@ -17,7 +22,11 @@ const ResultFields = ResultLenient.omit({ data: true });
  * });
  * ```
  */
-export type RunResult<T = Record<string, unknown>> = z.infer<typeof ResultFields> & { data: T | null };
+export type RunResult<T = Record<string, unknown>> = z.infer<typeof ResultFields> & {
+  data: T | null;
+  /** The result's content, when the run stream was asked for it (`{ content: 'markdown' }`). */
+  content?: ContentValue | null | undefined;
+};
 
 /**
  * What a run stream emits, tagged by `type`, so one subscriber can render
@@ -66,6 +75,13 @@ export interface RunOptions {
   resultStatus?: 'succeeded' | 'failed' | undefined;
   /** Results per page when reading them (default 100). */
   pageSize?: number | undefined;
+  /**
+   * Carry each result's content in this format (`'markdown'`, `'html'`,
+   * `'text'`, `'links'`, `'json'`, or `'default'`: the run's first), read with
+   * the results in one paged request (`include=content`); null where a result
+   * has none in it.
+   */
+  content?: ResultContentFormat | 'default' | undefined;
   /** `emit` (default): an `invalid-result` event; `error`: the stream errors with `ResultDataError`. */
   onInvalidResult?: 'emit' | 'error' | undefined;
   /** Sent as `Idempotency-Key` on creation; by default the client makes one, so creation can be retried safely. */

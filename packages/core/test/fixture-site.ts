@@ -51,6 +51,18 @@ export async function startFixtureSite(): Promise<FixtureSite> {
           '<body><main><h1>Brass Desk Lamp</h1><p class="price">49.90 EUR</p></main></body></html>',
       );
     }
+    if (path === '/article') {
+      const jsonLd = JSON.stringify({
+        '@context': 'https://schema.org',
+        '@type': 'NewsArticle',
+        headline: 'Lamps light up the city',
+        datePublished: '2026-11-20T08:30:00Z',
+      });
+      return html(
+        `<!doctype html><html><head><title>Lamps light up the city</title><script type="application/ld+json">${jsonLd}</script></head>` +
+          '<body><main><h1>Lamps light up the city</h1><p>Published 20 November 2026.</p></main></body></html>',
+      );
+    }
     if (path.startsWith('/hold/')) {
       if (!holding) return html(page(`Held ${path}`, '<p>Released.</p>'));
       held.push(res);

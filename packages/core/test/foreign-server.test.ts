@@ -16,6 +16,7 @@ import {
   ResponseValidationError,
   type RunEvent,
   RunFailedError,
+  RunNotFinishedError,
   RunTimeoutError,
   ServiceUnavailableError,
   TimeoutError,
@@ -445,6 +446,7 @@ describe('against a foreign-shaped server', () => {
     const { server, client } = await setup((req) => {
       if (req.path.endsWith('/cancel'))
         return { status: 409, body: { error: { code: 'conflict', message: 'run is completed' } } };
+      if (req.path === '/api/v1/runs/run_c') return { status: 200, body: foreignRun('run_c', 'completed') };
       const cursor = Number(req.query.get('cursor') ?? '0');
       return {
         status: 200,
@@ -465,5 +467,37 @@ describe('against a foreign-shaped server', () => {
     const all = await lastValueFrom(client.runs.results('run_c', { pageSize: 2 }).pipe(toArray()));
     expect(all).toHaveLength(10);
     expect(server.seen('/api/v1/runs/run_c/results')[2]!.query.get('limit')).toBe('2');
+  });
+
+  it('fetches content one by one from a server that ignores include=content; a missing one is null', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.path === '/api/v1/runs/run_m') return { status: 200, body: foreignRun('run_m', 'incomplete') };
+      if (req.path === '/api/v1/runs/run_m/results') {
+        return {
+          status: 200,
+          body: { data: [{ id: 'r1' }, { id: 'r2' }, { id: 'r3', status: 'failed' }], next_cursor: null },
+        };
+      }
+      if (req.path === '/api/v1/runs/run_m/results/r1/content')
+        return { status: 200, body: { id: 'r1', format: 'markdown', content: '# One' } };
+      return notFound;
+    });
+    const results = await client.runs.results('run_m', { content: 'markdown' }).toArray();
+    expect(results.map((r) => [r.id, r.content])).toEqual([
+      ['r1', '# One'],
+      ['r2', null],
+      ['r3', null],
+    ]);
+    expect(server.seen('/api/v1/runs/run_m/results')[0]!.query.get('include')).toBe('content');
+    expect(server.seen('/api/v1/runs/run_m/results/r3')).toHaveLength(0); // a failed result has none
+  });
+
+  it('refuses the results of a run still running, unless asked to read them', async () => {
+    const { client } = await setup((req) => {
+      if (req.path === '/api/v1/runs/run_r') return { status: 200, body: foreignRun('run_r', 'running') };
+      return { status: 200, body: { data: [{ id: 'r1' }], next_cursor: null } };
+    });
+    await expect(client.runs.results('run_r').toArray()).rejects.toBeInstanceOf(RunNotFinishedError);
+    expect(await client.runs.results('run_r', { unfinished: 'read' }).toArray()).toHaveLength(1);
   });
 });

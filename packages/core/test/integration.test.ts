@@ -11,6 +11,7 @@ import {
   createClient,
   NotFoundError,
   type RunEvent,
+  RunNotFinishedError,
   type WebDataClient,
 } from '../src/index.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
@@ -110,6 +111,65 @@ describe('the client against the real server', () => {
     expect(collections.data.map((c) => c.name)).toContain('core-it');
     await client.runs.delete(run.id);
     await expect(client.runs.get(run.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('parses a z.date() field of an extraction into a Date', async () => {
+    const Article = z.object({ headline: z.string(), datePublished: z.date() });
+    const { results, invalidResults } = await collectRun(
+      client.extract({
+        urls: [`${site.url}/article`],
+        query: 'headline and publication date',
+        schema: Article,
+      }),
+    );
+    expect(invalidResults).toEqual([]);
+    const published: Date | undefined = results[0]?.data?.datePublished;
+    expect(published).toEqual(new Date('2026-11-20T08:30:00Z'));
+  });
+
+  it("carries each page's Markdown in the results of a crawl, in one read per page of results", async () => {
+    const mark = sent.length;
+    const { run, results } = await collectRun(
+      client.crawl(
+        { urls: [`${site.url}/a`, `${site.url}/b`, `${site.url}/nowhere`] },
+        { content: 'markdown' },
+      ),
+    );
+    // The page that failed has no content: null, and the listing goes on.
+    expect(
+      results.map((r) => [r.url, r.content === null ? null : String(r.content).includes('# Page')]).sort(),
+    ).toEqual([
+      [`${site.url}/a`, true],
+      [`${site.url}/b`, true],
+      [`${site.url}/nowhere`, null],
+    ]);
+    const reads = sent.slice(mark).filter((s) => s.line.includes(`/runs/${run.id}/results`));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.line).toContain('include=content');
+    // A format the run did not store is null for every result, and the listing goes on.
+    const html = await client.runs.results(run.id, { content: 'html' }).toArray();
+    expect(html.map((r) => r.content)).toEqual([null, null, null]);
+  });
+
+  it('refuses to read the results of an unfinished run unless asked to', async () => {
+    const held = await startFixtureSite();
+    try {
+      const run = await client.runs.start({ type: 'crawl', urls: [`${held.url}/hold/r`, `${site.url}/c`] });
+      await until(() => held.requests.includes('/hold/r'));
+      const error = await client.runs
+        .results(run.id)
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RunNotFinishedError);
+      expect((error as RunNotFinishedError).run.id).toBe(run.id);
+      const partial = await client.runs.results(run.id, { unfinished: 'read' }).toArray();
+      expect(partial.length).toBeLessThan(2);
+      held.release();
+      await collectRun(client.runs.follow(run.id));
+      expect(await client.runs.results(run.id).toArray()).toHaveLength(2);
+    } finally {
+      await held.close();
+    }
   });
 
   it('deep-crawls a site end to end, with status snapshots on the way', async () => {

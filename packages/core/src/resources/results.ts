@@ -1,14 +1,16 @@
 import {
   type ContentValue,
+  isTerminalStatus,
   type ResultContentFormat,
   ResultContentLenient,
   type ResultLenient,
   ResultPageLenient,
+  RunLenient,
   ScreenshotAccessLenient,
 } from '@webdata/contract';
 import { catchError, from, map, mergeMap, type Observable, of, tap, throwError, toArray } from 'rxjs';
 import type { z } from 'zod';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, RunNotFinishedError } from '../errors.js';
 import { lastValueAbortable } from '../internal/abort.js';
 import { segment } from '../internal/encode.js';
 import { type ItemPage, PagedStream } from '../paged-stream.js';
@@ -42,6 +44,12 @@ export interface ResultsOptions {
   expand?: 'content'[] | undefined;
   /** @deprecated use {@link content}. */
   contentFormat?: ResultContentFormat | undefined;
+  /**
+   * The results of a run still queued or running are only what is done so
+   * far: `'error'` (default) fails with `RunNotFinishedError` before reading
+   * any; `'read'` reads them anyway (no check, one request less).
+   */
+  unfinished?: 'error' | 'read' | undefined;
   /** Aborts the async iteration (observable subscribers unsubscribe instead). */
   signal?: AbortSignal | undefined;
 }
@@ -99,9 +107,19 @@ export class Results {
         include: format === undefined ? undefined : 'content',
         format: format === 'default' ? undefined : format,
       });
+      const checked$ =
+        cursor === undefined && options.unfinished !== 'read'
+          ? this.#transport
+              .json$({ method: 'GET', path: `/runs/${segment(runId)}` }, RunLenient)
+              .pipe(
+                mergeMap((run) =>
+                  isTerminalStatus(run.status) ? page$ : throwError(() => new RunNotFinishedError(run)),
+                ),
+              )
+          : page$;
       // Without `include`, our server sends no `content`; a foreign server's stray one is not read.
-      if (format === undefined) return page$ as Observable<ItemPage<ExpandedResult>>;
-      return page$.pipe(mergeMap((page) => this.#fillContent$(runId, page, format)));
+      if (format === undefined) return checked$ as Observable<ItemPage<ExpandedResult>>;
+      return checked$.pipe(mergeMap((page) => this.#fillContent$(runId, page, format)));
     }, options.signal);
   }
 

@@ -225,7 +225,9 @@ export class Runs {
 
   /**
    * Every result of a run, lazily, across pages: an observable and an async
-   * iterable. `expand: ['content']` also fetches each result's content (client-side).
+   * iterable. `content: 'markdown'` carries each result's content in the same
+   * read. The run must be terminal (else `RunNotFinishedError`), unless
+   * `unfinished: 'read'` asks for what is done so far.
    *
    * @example
    * ```ts
@@ -494,7 +496,13 @@ export class Runs {
     const completed = defer(() => of({ type: 'completed' as const, run, ...counts }));
     if (run.status === 'cancelled' && !options.includeCancelledResults) return completed;
     const results$ = this.#results
-      .list(run.id, { status: options.resultStatus, pageSize: options.pageSize })
+      .list(run.id, {
+        status: options.resultStatus,
+        pageSize: options.pageSize,
+        content: options.content,
+        // The run is terminal: this stream just watched it get there.
+        unfinished: 'read',
+      })
       .pipe(
         mergeMap((result): Observable<RunEvent<unknown>> => {
           const parsed = parse(result);
@@ -521,7 +529,8 @@ const plainParser: DataParser = (result) => ({ ok: true, result: result as RunRe
 function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknown>; parse: DataParser } {
   const source = body as Record<string, unknown>;
   const zodSchema = isZodSchema(source.schema) ? source.schema : undefined;
-  const wire = zodSchema ? { ...source, schema: toExtractionJsonSchema(zodSchema) } : { ...source };
+  const extraction = zodSchema ? toExtractionJsonSchema(zodSchema) : undefined;
+  const wire = extraction ? { ...source, schema: extraction.jsonSchema } : { ...source };
   const checked = createEndpoint(kind).schema.safeParse(wire);
   if (!checked.success) {
     const first = checked.error.issues[0];
@@ -530,12 +539,12 @@ function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknow
       checked.error.issues,
     );
   }
-  if (!zodSchema) return { wire, parse: plainParser };
+  if (!zodSchema || !extraction) return { wire, parse: plainParser };
   const parse: DataParser = (result) => {
     if (result.data === null || result.data === undefined) {
       return { ok: true, result: { ...result, data: null } as RunResult<unknown> };
     }
-    const parsed = zodSchema.safeParse(result.data);
+    const parsed = zodSchema.safeParse(extraction.coerce(result.data));
     if (parsed.success) return { ok: true, result: { ...result, data: parsed.data } as RunResult<unknown> };
     return { ok: false, error: new ResultDataError(result.id, parsed.error.issues) };
   };
