@@ -1,3 +1,12 @@
+// The contract's run vocabulary, so that callers of the client need not depend on the contract.
+export {
+  IN_FLIGHT_STATUSES,
+  isTerminalStatus,
+  type ResultLenient,
+  type RunLenient,
+  RunType,
+  TERMINAL_STATUSES,
+} from '@webdata/contract';
 export { type ClientOptions, createClient, WebDataClient } from './client.js';
 export { collectRun, type ResultDataOf } from './collect-run.js';
 export {
