@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { startRun } from '../runs/start-run.js';
+import type { Command } from '../services.js';
+import { confirmUrls, urlsInActiveEditor } from '../ui/pick-urls.js';
+
+const TITLE = 'Web Data: Crawl URLs';
+
+/** What Crawl URLs can be given instead of asking: the URLs, and whether to take screenshots. */
+export interface CrawlOptions {
+  urls?: string[];
+  screenshot?: boolean;
+}
+
+/**
+ * Crawl URLs: fetches the pages of the selection's (or the file's) URLs, as
+ * Markdown, with screenshots if asked, into the default search collection.
+ */
+export const crawlUrls: Command = {
+  id: 'webdata.crawlUrls',
+  async run(services, arg?: unknown) {
+    const options =
+      typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri) ? (arg as CrawlOptions) : {};
+    const urls = options.urls ?? (await confirmUrls(urlsInActiveEditor(), TITLE));
+    if (!urls || urls.length === 0) return undefined;
+    let screenshot = options.screenshot;
+    if (screenshot === undefined) {
+      const choice = await vscode.window.showQuickPick(
+        [
+          { label: 'Content only', description: 'Markdown of each page', screenshot: false },
+          {
+            label: 'Content and screenshots',
+            description: 'also a full-page PNG of each page',
+            screenshot: true,
+          },
+        ],
+        { title: TITLE, placeHolder: 'What to keep of each page?', ignoreFocusOut: true },
+      );
+      if (!choice) return undefined;
+      screenshot = choice.screenshot;
+    }
+    const what = `crawl of ${urls.length} ${urls.length === 1 ? 'URL' : 'URLs'}`;
+    return startRun(
+      services,
+      { type: 'crawl', urls, limit: urls.length, formats: ['markdown'], screenshot },
+      what,
+    );
+  },
+};

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { openResult } from '../documents/open-result.js';
+import type { Result } from '../runs/run-types.js';
+import type { Command } from '../services.js';
+import { runIdOf } from '../tree/node-argument.js';
+import { showError } from '../ui/show-error.js';
+
+/** Tabs opened at once without asking. */
+const ASK_ABOVE = 10;
+
+/** Open All Results: every succeeded result of a run in its own tab (asks first when there are many). */
+export const openAllResults: Command = {
+  id: 'webdata.run.openAllResults',
+  async run({ connection, store, log }, node?: unknown) {
+    const runId = runIdOf(node);
+    if (!runId) return [];
+    try {
+      const client = connection.client();
+      const run = store.get(runId) ?? (await client.runs.get(runId));
+      const results: Result[] = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      if (results.length === 0) {
+        void vscode.window.showInformationMessage(`Run ${runId} has no succeeded result to open.`);
+        return [];
+      }
+      let chosen = results;
+      if (results.length > ASK_ABOVE) {
+        const ALL = `Open all ${results.length}`;
+        const FIRST = `Open the first ${ASK_ABOVE}`;
+        const answer = await vscode.window.showWarningMessage(
+          `Run ${runId} has ${results.length} results.`,
+          { modal: true },
+          FIRST,
+          ALL,
+        );
+        if (!answer) return [];
+        if (answer === FIRST) chosen = results.slice(0, ASK_ABOVE);
+      }
+      const editors: vscode.TextEditor[] = [];
+      for (const result of chosen) editors.push(await openResult(run, result, { preview: false }));
+      return editors;
+    } catch (error) {
+      void showError(log, `Could not open the results of run ${runId}`, error);
+      return [];
+    }
+  },
+};

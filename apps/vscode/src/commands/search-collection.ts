@@ -1,0 +1,116 @@
+import type { SearchHit, WebDataClient } from '@webdata/core';
+import { catchError, debounceTime, EMPTY, finalize, map, of, Subject, switchMap, tap } from 'rxjs';
+import * as vscode from 'vscode';
+import { snippetToText } from '../documents/search-hit-document.js';
+import type { Command, Services } from '../services.js';
+import { describeError } from '../ui/log.js';
+import { showError } from '../ui/show-error.js';
+
+/** Typing pauses this long before a search is sent. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+type HitItem = vscode.QuickPickItem & { hit?: SearchHit };
+
+/**
+ * Search Collection…: a quick pick whose ranked hits follow the typing
+ * (debounced; a new query cancels the request of the previous one). The
+ * chosen hit opens in a tab. With several collections, asks which first.
+ * A query may be passed to start with.
+ */
+export const searchCollection: Command = {
+  id: 'webdata.searchCollection',
+  async run(services, initialQuery?: unknown) {
+    let client: WebDataClient;
+    let collection: string | undefined;
+    try {
+      client = services.connection.client();
+      collection = await pickCollection(client);
+    } catch (error) {
+      void showError(services.log, 'Could not list the collections', error);
+      return undefined;
+    }
+    if (collection === undefined) return undefined;
+    return searchIn(services, client, collection, typeof initialQuery === 'string' ? initialQuery : '');
+  },
+};
+
+async function pickCollection(client: WebDataClient): Promise<string | undefined> {
+  const { data } = await client.collections.list({ limit: 200 });
+  if (data.length <= 1) return data[0]?.name ?? 'default';
+  const picked = await vscode.window.showQuickPick(
+    data.map((c) => ({ label: c.name, description: `${c.document_count ?? '?'} documents` })),
+    { title: 'Web Data: Search', placeHolder: 'Which collection?' },
+  );
+  return picked?.label;
+}
+
+function searchIn(services: Services, client: WebDataClient, collection: string, initial: string) {
+  return new Promise<vscode.TextEditor | undefined>((resolve) => {
+    const pick = vscode.window.createQuickPick<HitItem>();
+    pick.title = `Web Data: Search “${collection}”`;
+    pick.placeholder = 'Type words to search for; hits are ranked best first';
+    // The service ranks the hits: the quick pick must not filter or re-sort them by its own matching.
+    pick.matchOnDescription = false;
+    pick.matchOnDetail = false;
+    const queries = new Subject<string>();
+    const subscription = queries
+      .pipe(
+        map((query) => query.trim()),
+        debounceTime(SEARCH_DEBOUNCE_MS),
+        switchMap((query) => {
+          if (query === '') return of<HitItem[]>([]);
+          pick.busy = true;
+          // switchMap unsubscribes from the previous search, which aborts its request.
+          return client.search$({ query, collection, limit: 20 }).pipe(
+            map((answer) => answer.data.map(toItem)),
+            catchError((error: unknown) => {
+              services.log.error(`search for "${query}" failed`, error);
+              return of<HitItem[]>([{ label: `$(error) ${describeError(error)}`, alwaysShow: true }]);
+            }),
+            finalize(() => {
+              pick.busy = false;
+            }),
+          );
+        }),
+        tap((items) => {
+          pick.items =
+            items.length > 0 || pick.value.trim() === ''
+              ? items
+              : [{ label: 'No document matches', alwaysShow: true }];
+        }),
+        catchError(() => EMPTY),
+      )
+      .subscribe();
+    pick.onDidChangeValue((value) => queries.next(value));
+    pick.onDidAccept(async () => {
+      const hit = pick.selectedItems[0]?.hit;
+      if (!hit) return;
+      const query = pick.value;
+      pick.hide();
+      try {
+        resolve(await services.searchHits.open(hit, query));
+      } catch (error) {
+        void showError(services.log, 'Could not open the search hit', error);
+        resolve(undefined);
+      }
+    });
+    pick.onDidHide(() => {
+      subscription.unsubscribe();
+      pick.dispose();
+      resolve(undefined);
+    });
+    pick.value = initial;
+    pick.show();
+    if (initial) queries.next(initial);
+  });
+}
+
+function toItem(hit: SearchHit): HitItem {
+  return {
+    label: hit.title?.trim() || hit.url,
+    description: hit.url,
+    detail: hit.snippet ? snippetToText(hit.snippet) : undefined,
+    alwaysShow: true,
+    hit,
+  };
+}

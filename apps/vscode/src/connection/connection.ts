@@ -1,0 +1,136 @@
+import { createClient, type WebDataClient } from '@webdata/core';
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import * as vscode from 'vscode';
+import type { Log } from '../ui/log.js';
+import { type ConnectionState, stateAfter } from './connection-state.js';
+
+/** Where the API key is kept in VS Code's secret storage (never in a settings file). */
+export const API_KEY_SECRET = 'webdata.apiKey';
+/** The settings section of this extension. */
+export const SETTINGS = 'webdata';
+const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/** Thrown by {@link Connection.client} when there is no client to use; its message says what to do. */
+export class NotConnectedError extends Error {
+  override name = 'NotConnectedError';
+  constructor(readonly state: ConnectionState) {
+    super(
+      state === 'noKey'
+        ? 'No API key is set for the Web Data service.'
+        : 'The Web Data service address (webdata.baseUrl) is not a valid URL.',
+    );
+  }
+}
+
+/**
+ * The connection to the Web Data service: one client made from the
+ * `webdata.baseUrl` setting and the API key in secret storage, made anew
+ * when either changes (in this window or another), and the connection state
+ * that the welcome views and the "connected to …" line show.
+ */
+export class Connection implements vscode.Disposable {
+  readonly #secrets: vscode.SecretStorage;
+  readonly #log: Log;
+  readonly #client = new BehaviorSubject<WebDataClient | undefined>(undefined);
+  readonly #state = new BehaviorSubject<ConnectionState>('connecting');
+  readonly #disposables: vscode.Disposable[] = [];
+  #generation = 0;
+
+  /** The current client (`undefined` without a key or a valid address); a new one after every change. */
+  readonly client$: Observable<WebDataClient | undefined> = this.#client.asObservable();
+  /** The connection state, on every change. */
+  readonly state$: Observable<ConnectionState> = this.#state.pipe(distinctUntilChanged());
+
+  constructor(secrets: vscode.SecretStorage, log: Log) {
+    this.#secrets = secrets;
+    this.#log = log;
+    this.#disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SETTINGS}.baseUrl`)) void this.reconnect();
+      }),
+      secrets.onDidChange((event) => {
+        if (event.key === API_KEY_SECRET) void this.reconnect();
+      }),
+    );
+  }
+
+  /** The service's address, from the settings. */
+  get baseUrl(): string {
+    const configured = vscode.workspace.getConfiguration(SETTINGS).get<string>('baseUrl')?.trim();
+    return configured || DEFAULT_BASE_URL;
+  }
+
+  get state(): ConnectionState {
+    return this.#state.value;
+  }
+
+  /** The client to make requests with; throws {@link NotConnectedError} when there is none. */
+  client(): WebDataClient {
+    const client = this.#client.value;
+    if (!client) throw new NotConnectedError(this.state === 'noKey' ? 'noKey' : 'error');
+    return client;
+  }
+
+  /** Makes the client from the current settings and key (closing the previous one). */
+  async reconnect(): Promise<void> {
+    const generation = ++this.#generation;
+    const apiKey = await this.#secrets.get(API_KEY_SECRET);
+    // A later reconnect started while the key was being read: it wins.
+    if (generation !== this.#generation) return;
+    const previous = this.#client.value;
+    let client: WebDataClient | undefined;
+    let state: ConnectionState = 'connecting';
+    if (!apiKey) {
+      state = 'noKey';
+    } else {
+      try {
+        client = createClient({
+          baseUrl: this.baseUrl,
+          apiKey,
+          logger: this.#log.clientLogger,
+          // One retry: a person is waiting, and the view retries on its own.
+          retry: { maxRetries: 1 },
+          // A change restarts the fast schedule at 1 s rather than 250 ms: a tree redrawn
+          // once a second is live enough, and it keeps the view's requests few.
+          poll: { initialMs: 1_000 },
+        });
+        this.#log.info(`using the Web Data service at ${client.baseUrl}`);
+      } catch (error) {
+        this.#log.error(`webdata.baseUrl "${this.baseUrl}" cannot be used`, error);
+        state = 'error';
+      }
+    }
+    this.#state.next(state);
+    this.#client.next(client);
+    if (previous) void previous.close();
+  }
+
+  /** A request succeeded. */
+  reportSuccess(): void {
+    if (this.#client.value) this.#state.next('connected');
+  }
+
+  /** A request failed: the state says why, when the failure is about the connection. */
+  reportFailure(error: unknown): ConnectionState {
+    const state = stateAfter(error);
+    if (this.#client.value) this.#state.next(state);
+    return state;
+  }
+
+  async setApiKey(key: string): Promise<void> {
+    await this.#secrets.store(API_KEY_SECRET, key);
+    await this.reconnect();
+  }
+
+  async clearApiKey(): Promise<void> {
+    await this.#secrets.delete(API_KEY_SECRET);
+    await this.reconnect();
+  }
+
+  dispose(): void {
+    for (const disposable of this.#disposables) disposable.dispose();
+    void this.#client.value?.close();
+    this.#client.complete();
+    this.#state.complete();
+  }
+}

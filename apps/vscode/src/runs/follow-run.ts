@@ -1,0 +1,85 @@
+import { isTerminalStatus, type WebDataClient } from '@webdata/core';
+import * as vscode from 'vscode';
+import type { Log } from '../ui/log.js';
+import { showError } from '../ui/show-error.js';
+import type { Run } from './run-types.js';
+import type { RunsStore } from './runs-store.js';
+import type { StartedRuns } from './started-runs.js';
+
+/** What a followed run needs from the extension. */
+export interface FollowDeps {
+  client: WebDataClient;
+  store: RunsStore;
+  started: StartedRuns;
+  log: Log;
+}
+
+/** The progress line of a run: `2/5 pages succeeded, 1 failed`. */
+export function progressText(run: Run): string {
+  const stats = run.stats;
+  if (!stats || stats.total === undefined) return run.status;
+  const failed = stats.failed ? `, ${stats.failed} failed` : '';
+  return `${stats.succeeded ?? 0}/${stats.total} pages succeeded${failed}`;
+}
+
+/**
+ * Follows a run this window started, in a cancellable progress notification
+ * showing `succeeded/total`: cancelling the notification cancels the run.
+ * Its snapshots also feed the Runs view and the status bar. Resolves with
+ * the last snapshot once the run is terminal (or the watch failed).
+ */
+export function followRun(deps: FollowDeps, created: Run, title: string): Promise<Run> {
+  const { client, store, started, log } = deps;
+  started.update(created);
+  store.upsert(created);
+  return Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      (progress, token) =>
+        new Promise<Run>((resolve) => {
+          let last = created;
+          let done = 0;
+          const report = (run: Run) => {
+            const stats = run.stats;
+            const fraction =
+              stats?.total && stats.total > 0
+                ? ((stats.succeeded ?? 0) + (stats.failed ?? 0) + (stats.cancelled ?? 0)) / stats.total
+                : 0;
+            const increment = Math.max(0, Math.round(fraction * 100) - done);
+            done += increment;
+            progress.report({ message: progressText(run), increment });
+          };
+          report(created);
+          client.runs.watch(created.id).subscribe({
+            next: (run) => {
+              last = run;
+              started.update(run);
+              store.upsert(run);
+              report(run);
+            },
+            error: (error: unknown) => {
+              started.forget(created.id);
+              void showError(log, `Lost track of run ${created.id}`, error);
+              resolve(last);
+            },
+            complete: () => {
+              started.forget(created.id);
+              resolve(last);
+            },
+          });
+          token.onCancellationRequested(() => {
+            if (isTerminalStatus(last.status)) return;
+            log.info(`cancelling run ${created.id} from its progress notification`);
+            client.runs.cancel(created.id).then(
+              (run) => {
+                store.upsert(run);
+                started.update(run);
+              },
+              (error: unknown) => void showError(log, `Could not cancel run ${created.id}`, error),
+            );
+            // The watch goes on until the run is terminal (cancelled), so the tree sees it end.
+          });
+        }),
+    ),
+  );
+}

@@ -1,0 +1,72 @@
+import type { Runs } from '@webdata/core';
+import * as vscode from 'vscode';
+import type { Services } from '../services.js';
+import { showError } from '../ui/show-error.js';
+import { followRun, progressText } from './follow-run.js';
+import type { Run } from './run-types.js';
+
+/** The body of `POST /runs`: `{ type, …that type's request }`. */
+export type RunRequest = Parameters<Runs['start']>[0];
+
+/**
+ * Starts a run, then follows it in a cancellable progress notification and
+ * says how it ended, offering to open its results. Resolves with the run as
+ * created (the following goes on in the background); `undefined` when it
+ * could not be started (the error is shown with its actions).
+ */
+export async function startRun(
+  services: Services,
+  request: RunRequest,
+  what: string,
+): Promise<Run | undefined> {
+  let created: Run;
+  try {
+    const client = services.connection.client();
+    created = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Web Data: starting ${what}…` },
+      () => client.runs.start(request),
+    );
+  } catch (error) {
+    void showError(services.log, `Could not start ${what}`, error);
+    return undefined;
+  }
+  services.log.info(`started ${created.type} run ${created.id} on ${created.urls.length || 1} URL(s)`);
+  const title = `Web Data: ${capitalise(what)}`;
+  void followRun({ ...services, client: services.connection.client() }, created, title).then((last) =>
+    announce(services, last, what),
+  );
+  return created;
+}
+
+/** Says how a followed run ended, with what can be done next. */
+async function announce(services: Services, run: Run, what: string): Promise<void> {
+  const OPEN = 'Open Results';
+  const SHOW = 'Show in Runs';
+  const RETRY = 'Retry';
+  let chosen: string | undefined;
+  const summary = `${capitalise(what)} ${run.status}: ${progressText(run)}.`;
+  if (run.status === 'completed' || run.status === 'incomplete') {
+    const actions = (run.stats?.succeeded ?? 0) > 0 ? [OPEN, SHOW] : [SHOW];
+    chosen = await vscode.window.showInformationMessage(summary, ...actions);
+  } else if (run.status === 'failed') {
+    const why = run.error?.message ? ` ${run.error.message}` : '';
+    chosen = await vscode.window.showErrorMessage(`${summary}${why}`, RETRY, SHOW);
+  } else if (run.status === 'cancelled') {
+    chosen = await vscode.window.showInformationMessage(summary, SHOW);
+  } else {
+    return;
+  }
+  const node = services.model.runNode(run.id);
+  if (chosen === OPEN) await vscode.commands.executeCommand('webdata.run.openAllResults', node);
+  if (chosen === RETRY) await vscode.commands.executeCommand('webdata.run.retry', node);
+  if (chosen === SHOW) {
+    await vscode.commands.executeCommand('webdata.runs.focus');
+    await Promise.resolve(services.treeView.reveal(node, { select: true, focus: true })).catch(
+      (error: unknown) => showError(services.log, 'Could not show the run (is it filtered out?)', error),
+    );
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,36 @@
+import type * as vscode from 'vscode';
+import type { Connection } from './connection/connection.js';
+import type { ScreenshotFiles } from './documents/screenshot-files.js';
+import type { SearchHitDocuments } from './documents/search-hit-document.js';
+import type { LiveRuns } from './runs/live-runs.js';
+import type { RunsLoader } from './runs/runs-loader.js';
+import type { RunsStore } from './runs/runs-store.js';
+import type { StartedRuns } from './runs/started-runs.js';
+import type { RunsNode, RunsTreeModel } from './tree/runs-tree-model.js';
+import type { RunsTreeProvider } from './tree/runs-tree-provider.js';
+import type { Log } from './ui/log.js';
+
+/** What the commands work with: made once in `activate`, handed to every command. */
+export interface Services {
+  context: vscode.ExtensionContext;
+  log: Log;
+  connection: Connection;
+  store: RunsStore;
+  loader: RunsLoader;
+  model: RunsTreeModel;
+  provider: RunsTreeProvider;
+  live: LiveRuns;
+  started: StartedRuns;
+  screenshots: ScreenshotFiles;
+  searchHits: SearchHitDocuments;
+  treeView: vscode.TreeView<RunsNode>;
+}
+
+/**
+ * A command: its id (as in package.json) and what it does. One file per
+ * command under `commands/`; `extension.ts` registers them all.
+ */
+export interface Command {
+  id: string;
+  run(services: Services, ...args: unknown[]): unknown;
+}

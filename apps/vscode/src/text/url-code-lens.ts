@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { SETTINGS } from '../connection/connection.js';
+import { findUrls } from './find-urls.js';
+
+/** Files where URLs get a lens: prose and data formats people keep lists of pages in. */
+export const URL_DOCUMENTS: vscode.DocumentSelector = [
+  { language: 'markdown' },
+  { language: 'html' },
+  { language: 'json' },
+  { language: 'jsonc' },
+  { language: 'plaintext' },
+  { language: 'csv' },
+  { pattern: '**/*.csv' },
+  { pattern: '**/*.tsv' },
+];
+
+/** Bigger documents get no lenses: scanning them on every edit is not worth it. */
+const MAX_CHARACTERS = 1_000_000;
+/** Lenses in one document at most. */
+const MAX_LENSES = 500;
+
+/**
+ * "Extract from this URL" above each line with URLs ("Extract from these N
+ * URLs" when a line has several). Off with `webdata.codeLens.enabled`.
+ */
+export class UrlCodeLensProvider implements vscode.CodeLensProvider {
+  readonly #changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.#changed.event;
+
+  /** Lenses come and go with the setting. */
+  settingChanged(): void {
+    this.#changed.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!vscode.workspace.getConfiguration(SETTINGS).get<boolean>('codeLens.enabled', true)) return [];
+    const text = document.getText();
+    if (text.length > MAX_CHARACTERS) return [];
+    const byLine = new Map<number, { range: vscode.Range; urls: string[] }>();
+    for (const found of findUrls(text)) {
+      const start = document.positionAt(found.start);
+      const line = byLine.get(start.line);
+      if (line) {
+        if (!line.urls.includes(found.url)) line.urls.push(found.url);
+      } else {
+        if (byLine.size >= MAX_LENSES) break;
+        byLine.set(start.line, {
+          range: new vscode.Range(start, document.positionAt(found.end)),
+          urls: [found.url],
+        });
+      }
+    }
+    return [...byLine.values()].map(
+      ({ range, urls }) =>
+        new vscode.CodeLens(range, {
+          command: 'webdata.extractFromUrl',
+          title: urls.length === 1 ? 'Extract from this URL' : `Extract from these ${urls.length} URLs`,
+          tooltip: urls.join('\n'),
+          arguments: [urls],
+        }),
+    );
+  }
+
+  dispose(): void {
+    this.#changed.dispose();
+  }
+}

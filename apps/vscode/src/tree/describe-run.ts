@@ -1,0 +1,194 @@
+import { isTerminalStatus } from '@webdata/core';
+import type { Result, Run } from '../runs/run-types.js';
+
+/** A codicon and the theme colour to draw it in. */
+export interface Icon {
+  id: string;
+  color?: string | undefined;
+}
+
+const STATUS_ICONS: Record<string, Icon> = {
+  completed: { id: 'pass', color: 'testing.iconPassed' },
+  incomplete: { id: 'warning', color: 'list.warningForeground' },
+  failed: { id: 'error', color: 'testing.iconFailed' },
+  cancelled: { id: 'circle-slash', color: 'disabledForeground' },
+};
+
+/** Queued, running and any status this client does not know yet spin: the run is still at work. */
+const IN_FLIGHT_ICON: Icon = { id: 'loading~spin' };
+
+const TYPE_LABELS: Record<string, string> = {
+  extract: 'Extract',
+  crawl: 'Crawl',
+  'deep-crawl': 'Deep crawl',
+};
+
+/**
+ * A run's icon: a spinner while in flight, then its outcome.
+ *
+ * @example
+ * ```ts
+ * runIcon({ status: 'running' } as Run); // { id: 'loading~spin' }
+ * ```
+ */
+export function runIcon(run: Pick<Run, 'status'>): Icon {
+  return isTerminalStatus(run.status) ? STATUS_ICONS[run.status]! : IN_FLIGHT_ICON;
+}
+
+/**
+ * A run's label: its type and where it went (`Extract · shop.example/p/lamp +2`).
+ *
+ * @example
+ * ```ts
+ * runLabel({ type: 'crawl', urls: ['https://a.example/x', 'https://b.example/'] } as Run); // 'Crawl · a.example/x +1'
+ * ```
+ */
+export function runLabel(run: Pick<Run, 'type' | 'urls' | 'params'>): string {
+  const type = TYPE_LABELS[run.type] ?? run.type;
+  const start = run.urls[0] ?? (typeof run.params?.url === 'string' ? run.params.url : undefined);
+  if (!start) return type;
+  const more = run.urls.length > 1 ? ` +${run.urls.length - 1}` : '';
+  return `${type} · ${shortUrl(start)}${more}`;
+}
+
+/**
+ * What follows the label: `succeeded/total` and how long ago the run was created.
+ *
+ * @example
+ * ```ts
+ * runDescription({ status: 'running', created_at: '2024-05-01T10:00:00Z', stats: { succeeded: 2, total: 5 } } as Run,
+ *   Date.parse('2024-05-01T10:03:00Z')); // '2/5 · 3 min ago'
+ * ```
+ */
+export function runDescription(run: Pick<Run, 'stats' | 'created_at' | 'status'>, now: number): string {
+  const parts: string[] = [];
+  if (run.stats?.total !== undefined) parts.push(`${run.stats.succeeded ?? 0}/${run.stats.total}`);
+  parts.push(relativeTime(run.created_at, now));
+  return parts.join(' · ');
+}
+
+/**
+ * A run's tooltip: status, id, times, counts, error and its first URLs.
+ *
+ * @example
+ * ```ts
+ * runTooltip(run, Date.now()).split('\n')[0]; // 'Extract · completed'
+ * ```
+ */
+export function runTooltip(run: Run, now: number): string {
+  const lines = [`${TYPE_LABELS[run.type] ?? run.type} · ${run.status}`, run.id];
+  lines.push(`created ${relativeTime(run.created_at, now)} (${run.created_at})`);
+  if (run.finished_at) lines.push(`finished ${run.finished_at}`);
+  const stats = run.stats;
+  if (stats?.total !== undefined) {
+    const counts = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
+      .filter((key) => (stats[key] ?? 0) > 0)
+      .map((key) => `${stats[key]} ${key}`);
+    lines.push(`${stats.total} pages${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`);
+  }
+  if (run.error) lines.push(`error: ${run.error.message ?? run.error.code ?? 'unknown'}`);
+  for (const url of run.urls.slice(0, 5)) lines.push(url);
+  if (run.urls.length > 5) lines.push(`… and ${run.urls.length - 5} more`);
+  return lines.join('\n');
+}
+
+/**
+ * Flags that menus match in `viewItem`: `run`, then `cancelable` while in
+ * flight, `retryable` once it ended without full success, `deletable`,
+ * `hasResults` when some page succeeded.
+ *
+ * @example
+ * ```ts
+ * runContextValue({ status: 'incomplete', stats: { succeeded: 1 } } as Run); // 'run retryable deletable hasResults'
+ * ```
+ */
+export function runContextValue(run: Pick<Run, 'status' | 'stats'>): string {
+  const flags = ['run'];
+  if (!isTerminalStatus(run.status)) flags.push('cancelable');
+  if (run.status === 'incomplete' || run.status === 'failed' || run.status === 'cancelled') {
+    flags.push('retryable');
+  }
+  flags.push('deletable');
+  if ((run.stats?.succeeded ?? 0) > 0) flags.push('hasResults');
+  return flags.join(' ');
+}
+
+/**
+ * A result's label: its page title, else its URL.
+ *
+ * @example
+ * ```ts
+ * resultLabel({ id: 'res_1', title: null, url: 'https://a.example/x' }); // 'a.example/x'
+ * ```
+ */
+export function resultLabel(result: Result): string {
+  const title = result.title?.trim();
+  if (title) return title;
+  return result.url ? shortUrl(result.url) : result.id;
+}
+
+/**
+ * What follows a result's label: the URL when the label is a title, and the error of a failed one.
+ *
+ * @example
+ * ```ts
+ * resultDescription({ id: 'r', status: 'failed', url: 'https://a.example/', error: { code: 'fetch_failed' } }); // 'fetch_failed · a.example'
+ * ```
+ */
+export function resultDescription(result: Result): string {
+  const parts: string[] = [];
+  if (result.status === 'failed') parts.push(result.error?.code ?? 'failed');
+  if (result.url && result.title?.trim()) parts.push(shortUrl(result.url));
+  else if (result.url && result.status === 'failed') parts.push(shortUrl(result.url));
+  return parts.join(' · ');
+}
+
+/** A result's icon: extracted data, a page, or a failure. */
+export function resultIcon(result: Result, runType: string): Icon {
+  if (result.status === 'failed') return { id: 'error', color: 'testing.iconFailed' };
+  return { id: runType === 'extract' ? 'json' : 'file-text' };
+}
+
+/**
+ * Flags of a result for menus: `result`, `openable` when it succeeded, `hasScreenshot`.
+ *
+ * @example
+ * ```ts
+ * resultContextValue({ id: 'r', status: 'succeeded', has_screenshot: true }); // 'result openable hasScreenshot'
+ * ```
+ */
+export function resultContextValue(result: Result): string {
+  const flags = ['result'];
+  if (result.status !== 'failed') flags.push('openable');
+  if (result.has_screenshot) flags.push('hasScreenshot');
+  return flags.join(' ');
+}
+
+/**
+ * `just now`, `42 s ago`, `3 min ago`, `5 h ago`, `2 d ago`, then the date.
+ *
+ * @example
+ * ```ts
+ * relativeTime('2024-05-01T10:00:00Z', Date.parse('2024-05-01T12:30:00Z')); // '2 h ago'
+ * ```
+ */
+export function relativeTime(iso: string, now: number): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.max(0, Math.round((now - then) / 1000));
+  if (seconds < 10) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 30) return `${days} d ago`;
+  return iso.slice(0, 10);
+}
+
+/** A URL without its scheme, `www.` and trailing slash, shortened to 60 characters. */
+export function shortUrl(url: string): string {
+  const short = url.replace(/^https?:\/\/(www\.)?/i, '').replace(/\/$/, '');
+  return short.length > 60 ? `${short.slice(0, 59)}…` : short;
+}

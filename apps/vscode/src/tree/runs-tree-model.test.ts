@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { RunsStore } from '../runs/runs-store.js';
+import { finished, makeResult, makeRun } from '../test-support/runs.js';
+import { type RunsNode, RunsTreeModel } from './runs-tree-model.js';
+
+const NOW = Date.parse('2024-05-01T10:03:00.000Z');
+
+function setup() {
+  const store = new RunsStore();
+  const model = new RunsTreeModel(store);
+  const redrawn: (RunsNode | undefined)[] = [];
+  model.changes$.subscribe((node) => redrawn.push(node));
+  return { store, model, redrawn };
+}
+
+const labels = (model: RunsTreeModel, nodes: RunsNode[]) => nodes.map((node) => model.view(node, NOW).label);
+
+describe('RunsTreeModel fed by pages and snapshots', () => {
+  it('lists runs newest first with type, spinner, succeeded/total, relative time and stable ids', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({
+      data: [
+        makeRun('run_b', { type: 'crawl', urls: ['https://docs.example/a', 'https://docs.example/b'] }),
+        finished(makeRun('run_a', { created_at: '2024-05-01T08:00:00.000Z' })),
+      ],
+      next_cursor: null,
+    });
+    const [b, a] = model.roots();
+    expect(model.view(b!, NOW)).toMatchObject({
+      id: 'run_b',
+      label: 'Crawl · docs.example/a +1',
+      description: '0/2 · 3 min ago',
+      icon: { id: 'loading~spin' },
+      contextValue: 'run cancelable deletable',
+      collapsible: 'collapsed',
+    });
+    expect(model.view(a!, NOW)).toMatchObject({
+      id: 'run_a',
+      label: 'Extract · shop.example/p/lamp',
+      description: '2/2 · 2 h ago',
+      icon: { id: 'pass', color: 'testing.iconPassed' },
+      contextValue: 'run deletable hasResults',
+    });
+    expect(model.roots()).toEqual([b, a]);
+    expect(model.roots()[0]).toBe(b);
+  });
+
+  it('redraws only the run whose snapshot changed, and nothing for an unchanged snapshot', () => {
+    const { store, model, redrawn } = setup();
+    const run = makeRun('run_x');
+    store.replaceFirstPage({ data: [run, makeRun('run_y')], next_cursor: null });
+    const [x] = model.roots();
+    redrawn.length = 0;
+    expect(store.applySnapshot({ ...run })).toBe(false);
+    expect(redrawn).toEqual([]);
+    const progressed = {
+      ...run,
+      updated_at: '2024-05-01T10:02:00.000Z',
+      stats: { ...run.stats, succeeded: 1, running: 0, queued: 1 },
+    };
+    expect(store.applySnapshot(progressed)).toBe(true);
+    expect(redrawn).toEqual([x]);
+    expect(model.view(x!, NOW).description).toBe('1/2 · 3 min ago');
+    store.applySnapshot(finished(run, 'failed'));
+    expect(model.view(x!, NOW)).toMatchObject({
+      icon: { id: 'error' },
+      contextValue: 'run retryable deletable hasResults',
+    });
+  });
+
+  it('ignores snapshots of runs it does not list', () => {
+    const { store, model, redrawn } = setup();
+    store.replaceFirstPage({ data: [makeRun('run_x')], next_cursor: null });
+    redrawn.length = 0;
+    expect(store.applySnapshot(makeRun('run_other', { status: 'completed' }))).toBe(false);
+    expect(redrawn).toEqual([]);
+    expect(labels(model, model.roots())).toHaveLength(1);
+  });
+
+  it('pages with a Load more node and appends the next page', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({ data: [makeRun('run_3'), makeRun('run_2')], next_cursor: 'c1' });
+    const roots = model.roots();
+    expect(roots.map((node) => node.kind)).toEqual(['run', 'run', 'more-runs']);
+    expect(model.view(roots[2]!, NOW)).toMatchObject({
+      label: 'Load more…',
+      command: { id: 'webdata.loadMore' },
+    });
+    store.appendPage({ data: [makeRun('run_1')], next_cursor: null });
+    expect(model.roots().map((node) => node.id)).toEqual(['run_3', 'run_2', 'run_1']);
+  });
+
+  it('puts new runs from a list refresh on top, updates known ones and drops runs deleted elsewhere', () => {
+    const { store, model, redrawn } = setup();
+    store.replaceFirstPage({
+      data: [makeRun('run_3'), makeRun('run_2'), makeRun('run_1'), makeRun('run_0')],
+      next_cursor: 'c',
+    });
+    redrawn.length = 0;
+    // run_4 is new; run_2 was deleted elsewhere; run_0 lies beyond what the small page covers.
+    expect(
+      store.mergeLatest({ data: [makeRun('run_4'), makeRun('run_3'), makeRun('run_1')], next_cursor: 'd' }),
+    ).toBe(true);
+    expect(model.roots().map((node) => node.id)).toEqual(['run_4', 'run_3', 'run_1', 'run_0', 'more-runs']);
+    expect(redrawn).toEqual([undefined]);
+    // Nothing new: only changed runs are redrawn.
+    redrawn.length = 0;
+    expect(
+      store.mergeLatest({ data: [makeRun('run_4'), finished(makeRun('run_3'))], next_cursor: 'd' }),
+    ).toBe(true);
+    expect(redrawn.map((node) => node?.id)).toEqual(['run_3']);
+    // A page of runs all unknown, with more behind it: a gap the caller must fill by reloading.
+    expect(store.mergeLatest({ data: [makeRun('run_9'), makeRun('run_8')], next_cursor: 'e' })).toBe(false);
+    expect(model.roots().map((node) => node.id)).toEqual(['run_4', 'run_3', 'run_1', 'run_0', 'more-runs']);
+    // The last page covers everything: a run missing from it is gone.
+    store.mergeLatest({ data: [makeRun('run_4'), makeRun('run_3'), makeRun('run_1')], next_cursor: null });
+    expect(model.roots().map((node) => node.id)).toEqual(['run_4', 'run_3', 'run_1']);
+  });
+
+  it('lists results under a run, with a screenshot child, paging and a failed result', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({ data: [finished(makeRun('run_r'))], next_cursor: null });
+    const [run] = model.roots();
+    expect(model.children(run!)).toEqual([]);
+    store.setResults(
+      'run_r',
+      {
+        data: [
+          makeResult('run_r', 'res_1', { title: 'Brass Desk Lamp', has_screenshot: true }),
+          makeResult('run_r', 'res_2', {
+            status: 'failed',
+            title: null,
+            url: 'https://shop.example/gone',
+            error: { code: 'http_error', message: 'HTTP 404' },
+          }),
+        ],
+        next_cursor: 'r2',
+      },
+      false,
+    );
+    const [ok, failed, more] = model.children(run!);
+    expect(model.view(ok!, NOW)).toMatchObject({
+      id: 'run_r/res_1',
+      label: 'Brass Desk Lamp',
+      description: 'shop.example/res_1',
+      icon: { id: 'json' },
+      contextValue: 'result openable hasScreenshot',
+      collapsible: 'collapsed',
+      command: { id: 'webdata.result.open' },
+    });
+    expect(model.children(ok!).map((node) => model.view(node, NOW))).toEqual([
+      expect.objectContaining({
+        id: 'run_r/res_1/screenshot',
+        label: 'Screenshot',
+        command: expect.anything(),
+      }),
+    ]);
+    expect(model.view(failed!, NOW)).toMatchObject({
+      label: 'shop.example/gone',
+      description: 'http_error · shop.example/gone',
+      icon: { id: 'error' },
+      contextValue: 'result',
+      command: undefined,
+    });
+    expect(more).toMatchObject({ kind: 'more-results', runId: 'run_r' });
+    store.setResults('run_r', { data: [makeResult('run_r', 'res_3')], next_cursor: null }, true);
+    expect(model.children(run!).map((node) => node.id)).toEqual([
+      'run_r/res_1',
+      'run_r/res_2',
+      'run_r/res_3',
+    ]);
+  });
+
+  it('says why a run shows no results: none yet, none, or the error', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({
+      data: [makeRun('run_q', { status: 'queued' }), finished(makeRun('run_c'))],
+      next_cursor: null,
+    });
+    const [queued, done] = model.roots();
+    store.setResults('run_q', { data: [], next_cursor: null }, false);
+    store.setResults('run_c', { data: [], next_cursor: null }, false);
+    expect(labels(model, model.children(queued!))).toEqual(['No results yet']);
+    expect(labels(model, model.children(done!))).toEqual(['No results']);
+    store.setResultsState('run_c', { state: 'error', error: new Error('connection refused') });
+    expect(labels(model, model.children(done!))).toEqual(['Could not load the results: connection refused']);
+  });
+
+  it('forgets the results of a run whose snapshot changed, so an expanded run reloads them', () => {
+    const { store } = setup();
+    const run = makeRun('run_r');
+    store.replaceFirstPage({ data: [run], next_cursor: null });
+    store.setResults('run_r', { data: [makeResult('run_r', 'res_1')], next_cursor: null }, false);
+    store.applySnapshot(finished(run));
+    expect(store.resultsOf('run_r').load.state).toBe('unloaded');
+  });
+
+  it('adds runs this extension created on top, unless the filter excludes them', () => {
+    const { store, model } = setup();
+    store.setFilter({ type: 'crawl' });
+    store.replaceFirstPage({ data: [makeRun('run_1', { type: 'crawl' })], next_cursor: null });
+    store.upsert(makeRun('run_2', { type: 'extract' }));
+    store.upsert(makeRun('run_3', { type: 'crawl' }));
+    expect(model.roots().map((node) => node.id)).toEqual(['run_3', 'run_1']);
+    expect(store.inFlightIds()).toEqual(['run_3', 'run_1']);
+    store.remove('run_3');
+    expect(model.roots().map((node) => node.id)).toEqual(['run_1']);
+  });
+
+  it('counts a status it does not know as in flight', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({ data: [makeRun('run_w', { status: 'warming-up' })], next_cursor: null });
+    expect(store.inFlightIds()).toEqual(['run_w']);
+    expect(model.view(model.roots()[0]!, NOW).icon).toEqual({ id: 'loading~spin' });
+  });
+});

@@ -1,0 +1,218 @@
+import { mergeMap, type Observable } from 'rxjs';
+import type { Result } from '../runs/run-types.js';
+import type { RunsStore } from '../runs/runs-store.js';
+import {
+  type Icon,
+  resultContextValue,
+  resultDescription,
+  resultIcon,
+  resultLabel,
+  runContextValue,
+  runDescription,
+  runIcon,
+  runLabel,
+  runTooltip,
+} from './describe-run.js';
+
+/** A node of the Runs tree. Nodes are kept per id, so the same node object always stands for the same thing. */
+export type RunsNode =
+  | { kind: 'run'; id: string; runId: string }
+  | { kind: 'result'; id: string; runId: string; resultId: string }
+  | { kind: 'screenshot'; id: string; runId: string; resultId: string }
+  | { kind: 'more-runs'; id: string }
+  | { kind: 'more-results'; id: string; runId: string }
+  | { kind: 'message'; id: string; runId: string; text: string; icon: Icon; tooltip?: string };
+
+/** How a node is drawn: what a `vscode.TreeItem` is made of, without `vscode`. */
+export interface NodeView {
+  id: string;
+  label: string;
+  description?: string | undefined;
+  tooltip?: string | undefined;
+  icon?: Icon | undefined;
+  contextValue?: string | undefined;
+  collapsible: 'none' | 'collapsed';
+  /** The command a click runs, with the node as its argument. */
+  command?: { id: string; title: string } | undefined;
+}
+
+/** Commands a node runs when clicked. */
+export const NODE_COMMANDS = {
+  loadMore: 'webdata.loadMore',
+  openResult: 'webdata.result.open',
+  openScreenshot: 'webdata.result.openScreenshot',
+  refreshRun: 'webdata.run.refresh',
+} as const;
+
+/**
+ * The Runs tree as data: which nodes there are and how each is drawn, read
+ * from a {@link RunsStore}. `changes$` turns the store's changes into the
+ * node to redraw (`undefined`: the whole tree), so one run's new snapshot
+ * redraws that run alone. The VS Code tree provider is a thin adapter over it.
+ */
+export class RunsTreeModel {
+  readonly #store: RunsStore;
+  readonly #nodes = new Map<string, RunsNode>();
+
+  constructor(store: RunsStore) {
+    this.#store = store;
+  }
+
+  /** The node to redraw after each store change: a run's node, or `undefined` for the whole tree. */
+  get changes$(): Observable<RunsNode | undefined> {
+    return this.#store.changes$.pipe(
+      mergeMap((change) => {
+        if (change.scope === 'list') return [undefined];
+        // A run whose node was never handed out has nothing drawn to redraw.
+        const node = this.#nodes.get(change.id);
+        return node ? [node] : [];
+      }),
+    );
+  }
+
+  /** The top level: runs newest first, then "Load more" when the server has older ones. */
+  roots(): RunsNode[] {
+    const nodes: RunsNode[] = this.#store.runs.map((run) => this.runNode(run.id));
+    if (this.#store.hasMore)
+      nodes.push(this.#node('more-runs', () => ({ kind: 'more-runs', id: 'more-runs' })));
+    return nodes;
+  }
+
+  /** A run's children: its loaded results, then "Load more", or a line saying why there are none. */
+  children(node: RunsNode): RunsNode[] {
+    if (node.kind === 'result') {
+      const result = this.result(node.runId, node.resultId);
+      return result?.has_screenshot ? [this.#screenshotNode(node.runId, node.resultId)] : [];
+    }
+    if (node.kind !== 'run') return [];
+    const run = this.#store.get(node.runId);
+    const results = this.#store.resultsOf(node.runId);
+    if (!run) return [];
+    if (results.load.state === 'error') {
+      return [
+        this.#message(node.runId, 'error', `Could not load the results: ${errorText(results.load.error)}`, {
+          id: 'error',
+          color: 'errorForeground',
+        }),
+      ];
+    }
+    const nodes: RunsNode[] = results.items.map((result) => this.#resultNode(node.runId, result.id));
+    if (results.nextCursor) {
+      nodes.push(
+        this.#node(`${node.runId}/more`, () => ({
+          kind: 'more-results',
+          id: `${node.runId}/more`,
+          runId: node.runId,
+        })),
+      );
+    }
+    if (nodes.length === 0 && results.load.state === 'loaded') {
+      const text = run.status === 'queued' || run.status === 'running' ? 'No results yet' : 'No results';
+      return [this.#message(node.runId, 'empty', text, { id: 'info' })];
+    }
+    return nodes;
+  }
+
+  /** How a node is drawn at time `now` (for the relative times). */
+  view(node: RunsNode, now: number): NodeView {
+    switch (node.kind) {
+      case 'run': {
+        const run = this.#store.get(node.runId);
+        if (!run) return { id: node.id, label: node.runId, collapsible: 'none' };
+        return {
+          id: node.id,
+          label: runLabel(run),
+          description: runDescription(run, now),
+          tooltip: runTooltip(run, now),
+          icon: runIcon(run),
+          contextValue: runContextValue(run),
+          collapsible: 'collapsed',
+        };
+      }
+      case 'result': {
+        const result = this.result(node.runId, node.resultId);
+        const run = this.#store.get(node.runId);
+        if (!result || !run) return { id: node.id, label: node.resultId, collapsible: 'none' };
+        const openable = result.status !== 'failed';
+        return {
+          id: node.id,
+          label: resultLabel(result),
+          description: resultDescription(result),
+          tooltip: [result.url, result.error?.message].filter(Boolean).join('\n') || undefined,
+          icon: resultIcon(result, run.type),
+          contextValue: resultContextValue(result),
+          collapsible: result.has_screenshot ? 'collapsed' : 'none',
+          command: openable ? { id: NODE_COMMANDS.openResult, title: 'Open Result' } : undefined,
+        };
+      }
+      case 'screenshot':
+        return {
+          id: node.id,
+          label: 'Screenshot',
+          icon: { id: 'device-camera' },
+          contextValue: 'screenshot',
+          collapsible: 'none',
+          command: { id: NODE_COMMANDS.openScreenshot, title: 'Open Screenshot' },
+        };
+      case 'more-runs':
+      case 'more-results':
+        return {
+          id: node.id,
+          label: 'Load more…',
+          icon: { id: 'ellipsis' },
+          contextValue: 'loadMore',
+          collapsible: 'none',
+          command: { id: NODE_COMMANDS.loadMore, title: 'Load More' },
+        };
+      case 'message':
+        return {
+          id: node.id,
+          label: node.text,
+          tooltip: node.tooltip,
+          icon: node.icon,
+          contextValue: 'message',
+          collapsible: 'none',
+        };
+    }
+  }
+
+  /** The node of a run (made on first use, then the same object). */
+  runNode(runId: string): RunsNode {
+    return this.#node(runId, () => ({ kind: 'run', id: runId, runId }));
+  }
+
+  /** A loaded result of a run. */
+  result(runId: string, resultId: string): Result | undefined {
+    return this.#store.resultsOf(runId).items.find((result) => result.id === resultId);
+  }
+
+  #resultNode(runId: string, resultId: string): RunsNode {
+    const id = `${runId}/${resultId}`;
+    return this.#node(id, () => ({ kind: 'result', id, runId, resultId }));
+  }
+
+  #screenshotNode(runId: string, resultId: string): RunsNode {
+    const id = `${runId}/${resultId}/screenshot`;
+    return this.#node(id, () => ({ kind: 'screenshot', id, runId, resultId }));
+  }
+
+  #message(runId: string, key: string, text: string, icon: Icon): RunsNode {
+    // A new object per text: a message is not refreshed in place, it is replaced with its parent's children.
+    const node: RunsNode = { kind: 'message', id: `${runId}/${key}`, runId, text, icon };
+    this.#nodes.set(node.id, node);
+    return node;
+  }
+
+  #node(id: string, make: () => RunsNode): RunsNode {
+    let node = this.#nodes.get(id);
+    if (!node) {
+      node = make();
+      this.#nodes.set(id, node);
+    }
+    return node;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,115 @@
+import type { Subscription } from 'rxjs';
+import * as vscode from 'vscode';
+import type { Connection } from '../connection/connection.js';
+import type { RunsLoader } from '../runs/runs-loader.js';
+import type { RunsStore } from '../runs/runs-store.js';
+import type { Log } from '../ui/log.js';
+import type { NodeView, RunsNode, RunsTreeModel } from './runs-tree-model.js';
+
+/**
+ * The Runs view's data provider: a thin adapter from {@link RunsTreeModel}
+ * to VS Code. It loads what VS Code asks to see (the first page of runs,
+ * the results of an expanded run) and redraws exactly the nodes the model
+ * says changed.
+ */
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<RunsNode | undefined>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  readonly #model: RunsTreeModel;
+  readonly #store: RunsStore;
+  readonly #loader: RunsLoader;
+  readonly #connection: Connection;
+  readonly #log: Log;
+  readonly #subscription: Subscription;
+
+  constructor(model: RunsTreeModel, store: RunsStore, loader: RunsLoader, connection: Connection, log: Log) {
+    this.#model = model;
+    this.#store = store;
+    this.#loader = loader;
+    this.#connection = connection;
+    this.#log = log;
+    this.#subscription = model.changes$.subscribe((node) => this.#changed.fire(node));
+  }
+
+  /** Redraws every node (the relative times move on; nothing is requested). */
+  redrawAll(): void {
+    this.#changed.fire(undefined);
+  }
+
+  getTreeItem(node: RunsNode): vscode.TreeItem {
+    return toTreeItem(this.#model.view(node, Date.now()), node);
+  }
+
+  async getChildren(node?: RunsNode): Promise<RunsNode[]> {
+    if (!node) return this.#roots();
+    if (node.kind === 'run' && this.#store.resultsOf(node.runId).load.state === 'unloaded') {
+      await this.#loader
+        .loadResults(node.runId)
+        .catch((error: unknown) => this.#log.error(`could not list the results of ${node.runId}`, error));
+    }
+    return this.#model.children(node);
+  }
+
+  getParent(node: RunsNode): RunsNode | undefined {
+    if (node.kind === 'result' || node.kind === 'more-results' || node.kind === 'message') {
+      return this.#model.runNode(node.runId);
+    }
+    if (node.kind === 'screenshot') {
+      return this.#model
+        .children(this.#model.runNode(node.runId))
+        .find((n) => n.id === `${node.runId}/${node.resultId}`);
+    }
+    return undefined;
+  }
+
+  async #roots(): Promise<RunsNode[]> {
+    const state = this.#connection.state;
+    if (state === 'noKey' || !this.#hasClient()) return [];
+    if (this.#store.listState.state !== 'loaded') {
+      try {
+        await this.#loader.loadFirstPage();
+      } catch (error) {
+        const next = this.#connection.reportFailure(error);
+        this.#log.error(`could not list runs at ${this.#connection.baseUrl} (${next})`, error);
+        return [];
+      }
+    }
+    this.#connection.reportSuccess();
+    return this.#model.roots();
+  }
+
+  #hasClient(): boolean {
+    try {
+      this.#connection.client();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  dispose(): void {
+    this.#subscription.unsubscribe();
+    this.#changed.dispose();
+  }
+}
+
+function toTreeItem(view: NodeView, node: RunsNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    view.label,
+    view.collapsible === 'collapsed'
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = view.id;
+  item.description = view.description;
+  item.tooltip = view.tooltip;
+  item.contextValue = view.contextValue;
+  if (view.icon) {
+    item.iconPath = new vscode.ThemeIcon(
+      view.icon.id,
+      view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined,
+    );
+  }
+  if (view.command) item.command = { command: view.command.id, title: view.command.title, arguments: [node] };
+  return item;
+}

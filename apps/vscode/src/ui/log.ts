@@ -1,0 +1,53 @@
+import type { Logger } from '@webdata/core';
+import * as vscode from 'vscode';
+
+/**
+ * The "Web Data" output channel. Every request failure, run started and
+ * action taken is written here; error messages offer "Show log" to open it.
+ */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+
+  constructor() {
+    this.channel = vscode.window.createOutputChannel('Web Data', { log: true });
+  }
+
+  info(message: string): void {
+    this.channel.info(message);
+  }
+
+  warn(message: string): void {
+    this.channel.warn(message);
+  }
+
+  error(message: string, error?: unknown): void {
+    this.channel.error(error === undefined ? message : `${message}: ${describeError(error)}`);
+  }
+
+  /** The client's logger: its debug and warning lines go to this channel (the client never logs the key). */
+  get clientLogger(): Logger {
+    return {
+      debug: (message, fields) => this.channel.debug(withFields(message, fields)),
+      warn: (message, fields) => this.channel.warn(withFields(message, fields)),
+    };
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}
+
+/** An error's message with its request id when the service gave one. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const requestId = (error as { requestId?: unknown }).requestId;
+  return typeof requestId === 'string' ? `${error.message} (request ${requestId})` : error.message;
+}
+
+function withFields(message: string, fields: Record<string, unknown> | undefined): string {
+  return fields && Object.keys(fields).length > 0 ? `${message} ${JSON.stringify(fields)}` : message;
+}

@@ -1,0 +1,55 @@
+import { ApiError, AuthenticationError, RateLimitError, RequestValidationError } from '@webdata/core';
+import * as vscode from 'vscode';
+import { NotConnectedError } from '../connection/connection.js';
+import { stateAfter } from '../connection/connection-state.js';
+import { describeError, type Log } from './log.js';
+
+const SET_KEY = 'Set API Key';
+const SETTINGS = 'Open Settings';
+const SHOW_LOG = 'Show Log';
+
+/**
+ * Shows a failed action as an error message with the actions that can mend
+ * it (set the key, fix the address, read the log), and logs it. Never silent.
+ *
+ * @example
+ * ```ts
+ * await client.runs.cancel(id).catch((error) => showError(log, 'Could not cancel the run', error));
+ * ```
+ */
+export async function showError(log: Log, what: string, error: unknown): Promise<void> {
+  log.error(what, error);
+  const actions: string[] = [];
+  if (
+    error instanceof AuthenticationError ||
+    (error instanceof NotConnectedError && error.state === 'noKey')
+  ) {
+    actions.push(SET_KEY);
+  } else if (error instanceof NotConnectedError || stateAfter(error) === 'unreachable') {
+    actions.push(SETTINGS);
+  }
+  actions.push(SHOW_LOG);
+  const message = `${what}: ${explain(error)}`;
+  const chosen =
+    error instanceof RateLimitError
+      ? await vscode.window.showWarningMessage(message, ...actions)
+      : await vscode.window.showErrorMessage(message, ...actions);
+  if (chosen === SET_KEY) await vscode.commands.executeCommand('webdata.setApiKey');
+  if (chosen === SETTINGS) await vscode.commands.executeCommand('webdata.openSettings');
+  if (chosen === SHOW_LOG) log.show();
+}
+
+/** What went wrong, in words for the message: the service's own message, and the first detail of a 400. */
+function explain(error: unknown): string {
+  if (error instanceof AuthenticationError) return 'the service refused the API key (401).';
+  if (stateAfter(error) === 'unreachable') return `the service does not answer (${describeError(error)}).`;
+  if (error instanceof RequestValidationError) return error.message;
+  if (error instanceof ApiError) {
+    const detail = error.details?.[0] as { path?: unknown; message?: unknown } | undefined;
+    const where = detail && Array.isArray(detail.path) ? detail.path.join('.') : '';
+    const extra =
+      detail && typeof detail.message === 'string' ? ` (${where ? `${where}: ` : ''}${detail.message})` : '';
+    return `${error.message}${extra}`;
+  }
+  return describeError(error);
+}

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type FixtureSite, startFixtureSite } from './fixture-site.js';
+
+/** The real server as a test sees it (the part of `@webdata/server`'s `startServer` used here). */
+export interface RealServer {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** What a test of the extension runs against: the real server, a site for it to fetch, a workspace. */
+export interface TestEnvironment {
+  server: RealServer;
+  site: FixtureSite;
+  /** A folder with files full of the site's URLs (from test/fixtures/workspace). */
+  workspace: string;
+  /** A scratch folder removed by `close()`. */
+  scratch: string;
+  /** Passed to VS Code's extension host: where the suite finds the server, the key and the site. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+const FIXTURES = new URL('../fixtures/workspace/', import.meta.url);
+
+/**
+ * Starts the real server (on 127.0.0.1, an ephemeral port, private addresses
+ * allowed so it can fetch the fixture site), the fixture site, and writes
+ * the workspace files with the site's address in them.
+ */
+export async function startEnvironment(): Promise<TestEnvironment> {
+  const scratch = mkdtempSync(join(tmpdir(), 'webdata-vscode-test-'));
+  const site = await startFixtureSite();
+  // A computed specifier: type-checking this package must not type-check the server's sources.
+  const specifier = '@webdata/server';
+  const { startServer } = (await import(specifier)) as {
+    startServer(options: Record<string, unknown>): Promise<RealServer>;
+  };
+  const server = await startServer({
+    dataDir: join(scratch, 'server-data'),
+    allowPrivateNetworks: true,
+    logLevel: 'silent',
+    port: 0,
+  });
+  const workspace = join(scratch, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  for (const name of readdirSync(FIXTURES)) {
+    const text = readFileSync(new URL(name, FIXTURES), 'utf8').replaceAll('{{SITE}}', site.url);
+    writeFileSync(join(workspace, name), text);
+  }
+  return {
+    server,
+    site,
+    workspace,
+    scratch,
+    env: {
+      WEBDATA_TEST_BASE_URL: server.url,
+      WEBDATA_TEST_API_KEY: server.apiKey,
+      WEBDATA_TEST_SITE_URL: site.url,
+      WEBDATA_TEST_WORKSPACE: workspace,
+    },
+    close: async () => {
+      site.release();
+      await server.close();
+      await site.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import * as assert from 'node:assert/strict';
+import { createClient, isTerminalStatus, type RunLenient, type WebDataClient } from '@webdata/core';
+import * as vscode from 'vscode';
+import type { WebDataExtension } from '../../src/extension.js';
+import type { RunsNode } from '../../src/tree/runs-tree-model.js';
+
+/** Where the harness put the server, its key, the fixture site and the workspace. */
+const env = {
+  baseUrl: required('WEBDATA_TEST_BASE_URL'),
+  apiKey: required('WEBDATA_TEST_API_KEY'),
+  site: required('WEBDATA_TEST_SITE_URL'),
+};
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run this suite through the test harness`);
+  return value;
+}
+
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 60_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+}
+
+/** Runs a command that opens a quick pick, accepting what it shows until the command is done. */
+async function runAccepting<T>(command: string, ...args: unknown[]): Promise<T> {
+  let done = false;
+  const result = Promise.resolve(vscode.commands.executeCommand<T>(command, ...args)).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  return result;
+}
+
+export function defineExtensionSuite(): void {
+  suite('Web Data extension, against the real server', () => {
+    let extension: WebDataExtension;
+    let client: WebDataClient;
+    const tree = () => extension.services.provider;
+    const item = (node: RunsNode) => tree().getTreeItem(node);
+    const rootNodes = async () => (await tree().getChildren()) ?? [];
+    const runNode = async (id: string) => (await rootNodes()).find((node) => node.id === id);
+    const storeRun = (id: string) => extension.services.store.get(id);
+    const terminal = (id: string) => {
+      const run = storeRun(id);
+      return run && isTerminalStatus(run.status) ? run : undefined;
+    };
+
+    suiteSetup(async () => {
+      client = createClient({ baseUrl: env.baseUrl, apiKey: env.apiKey });
+      const installed = vscode.extensions.getExtension<WebDataExtension>('webdata.webdata');
+      assert.ok(installed, 'the extension is installed');
+      await vscode.workspace
+        .getConfiguration('webdata')
+        .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+      extension = await installed.activate();
+      await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      await vscode.commands.executeCommand('webdata.runs.focus');
+    });
+
+    suiteTeardown(async () => {
+      await client?.close();
+    });
+
+    test('the tree shows the runs, newest first, with their counts', async () => {
+      const older = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/kettle`] });
+      const newer = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/chair`] });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const ids = await waitFor('both runs in the tree', async () => {
+        const listed = (await rootNodes()).map((node) => node.id);
+        return listed.includes(older.id) && listed.includes(newer.id) ? listed : undefined;
+      });
+      assert.ok(ids.indexOf(newer.id) < ids.indexOf(older.id), 'newest first');
+      assert.equal(extension.services.connection.state, 'connected');
+      assert.match(String(extension.services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
+      const node = (await runNode(newer.id))!;
+      await waitFor('the run to finish in the tree', () => terminal(newer.id));
+      const finished = item(node);
+      assert.equal(finished.label, `Crawl · ${env.site.replace('http://', '')}/product/chair`);
+      assert.match(String(finished.description), /^1\/1 · /);
+      assert.equal((finished.iconPath as vscode.ThemeIcon).id, 'pass');
+      assert.equal(finished.id, newer.id);
+    });
+
+    test('an extraction started from a selection reaches completed and its result opens as JSON', async () => {
+      const document = await vscode.workspace.openTextDocument(
+        vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'products.md'),
+      );
+      const editor = await vscode.window.showTextDocument(document);
+      // The lines of the lamp and the chair, not the kettle's nor the help page's.
+      const lamp = document.getText().indexOf('- [Brass');
+      const kettle = document.getText().indexOf('- The kettle');
+      editor.selection = new vscode.Selection(document.positionAt(lamp), document.positionAt(kettle));
+
+      const created = await runAccepting<RunLenient | undefined>('webdata.extractFromUrls', {
+        query: 'the product name and price',
+        fields: 'name!:string, price:number',
+      });
+      assert.ok(created, 'the run was created');
+      assert.deepEqual(created.urls, [`${env.site}/product/lamp`, `${env.site}/product/chair`]);
+      assert.equal(created.type, 'extract');
+      const done = await waitFor('the extraction to complete', () => terminal(created.id));
+      assert.equal(done.status, 'completed');
+      assert.equal(done.stats?.succeeded, 2);
+
+      const node = (await runNode(created.id))!;
+      assert.ok(node, 'the run is in the tree');
+      const results = await tree().getChildren(node);
+      const lampNode = await waitFor('the lamp result', async () => {
+        for (const child of results ?? []) if (item(child).label === 'Brass Desk Lamp') return child;
+        return undefined;
+      });
+      const opened = await vscode.commands.executeCommand<vscode.TextEditor>('webdata.result.open', lampNode);
+      assert.equal(opened.document.uri.scheme, 'webdata-result');
+      assert.equal(opened.document.languageId, 'json');
+      assert.deepEqual(JSON.parse(opened.document.getText()), { name: 'Brass Desk Lamp', price: 49.9 });
+      assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Brass Desk Lamp.json');
+      // The same result reopens the same tab.
+      await vscode.commands.executeCommand('webdata.result.open', lampNode);
+      const tabsOfResult = vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter(
+          (tab) =>
+            tab.input instanceof vscode.TabInputText &&
+            tab.input.uri.toString() === opened.document.uri.toString(),
+        );
+      assert.equal(tabsOfResult.length, 1);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('cancel and retry from the tree', async () => {
+      const held = `${env.site}/hold/cancel-me`;
+      const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
+        urls: [held],
+        screenshot: false,
+      });
+      assert.ok(created);
+      const node = await waitFor('the run in the tree', () => runNode(created.id));
+      await waitFor('the run to be running', () => storeRun(created.id)?.status === 'running');
+      assert.match(String(item(node).contextValue), /\bcancelable\b/);
+      assert.match(extension.statusBar.text, /\b1 run\b|\d+ runs/);
+
+      const cancelled = await vscode.commands.executeCommand<RunLenient>('webdata.run.cancel', node);
+      assert.equal(cancelled.status, 'cancelled');
+      await waitFor('the tree to show it cancelled', () =>
+        /\bretryable\b/.test(String(item(node).contextValue)),
+      );
+      assert.equal((item(node).iconPath as vscode.ThemeIcon).id, 'circle-slash');
+
+      await fetch(`${env.site}/release`);
+      const retried = await vscode.commands.executeCommand<RunLenient>('webdata.run.retry', node);
+      assert.equal(retried.status, 'queued');
+      // The view's own watch brings the run to its end: nobody refreshes here.
+      await waitFor(
+        'the retried run to complete in the tree',
+        () => storeRun(created.id)?.status === 'completed',
+      );
+      assert.equal((item(node).iconPath as vscode.ThemeIcon).id, 'pass');
+      await fetch(`${env.site}/hold-again`);
+    });
+
+    test('delete asks first, then removes the run from the tree', async () => {
+      const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      assert.equal(
+        await vscode.commands.executeCommand('webdata.run.delete', node, { confirm: false }),
+        true,
+      );
+      assert.equal(await runNode(run.id), undefined);
+      await assert.rejects(client.runs.get(run.id), /not found/i);
+    });
+
+    test('a large page opens as a Markdown document', async () => {
+      const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
+        urls: [`${env.site}/large`],
+        screenshot: false,
+      });
+      assert.ok(created);
+      await waitFor('the crawl to complete', () => storeRun(created.id)?.status === 'completed');
+      const [resultNode] = (await tree().getChildren(await runNode(created.id))) ?? [];
+      const opened = await vscode.commands.executeCommand<vscode.TextEditor>(
+        'webdata.result.open',
+        resultNode,
+      );
+      assert.equal(opened.document.languageId, 'markdown');
+      assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'A Very Long Page.md');
+      assert.ok(opened.document.getText().length > 1_000_000, 'the whole page');
+      assert.ok(opened.document.getText().includes('Section 400'));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('URLs in a file get an "Extract from this URL" lens', async () => {
+      const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'products.md');
+      await vscode.window.showTextDocument(uri);
+      const lenses = await waitFor('lenses', async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          uri,
+        );
+        return found.length > 0 ? found : undefined;
+      });
+      const ours = lenses.filter((lens) => lens.command?.command === 'webdata.extractFromUrl');
+      assert.deepEqual(
+        ours.map((lens) => lens.command?.arguments?.[0]),
+        [
+          [`${env.site}/product/lamp`],
+          [`${env.site}/product/chair`],
+          [`${env.site}/slow/product/kettle`],
+          [`${env.site}/help`],
+        ],
+      );
+      assert.equal(ours[0]?.command?.title, 'Extract from this URL');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('a wrong key says so, and the right one reconnects', async () => {
+      await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
+      assert.deepEqual(await rootNodes(), []);
+      assert.equal(extension.services.connection.state, 'unauthorized');
+      await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      assert.ok((await rootNodes()).length > 0);
+      assert.equal(extension.services.connection.state, 'connected');
+    });
+  });
+}
