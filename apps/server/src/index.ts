@@ -8,6 +8,8 @@ import { WebDataServer } from './server.js';
 
 export { defaultConfig, defaultDataDir, type ServerConfig } from './config.js';
 export { createApiKey, verifyApiKey } from './keys.js';
+// The Chromium lookup (system, then bundled) and its flags, for other packages' browser-driving tests.
+export { CHROMIUM_ARGS, type ChromiumLocation, locateChromium } from './screenshots/index.js';
 export { WebDataServer } from './server.js';
 
 /** A running server as a test or embedding program sees it. */
