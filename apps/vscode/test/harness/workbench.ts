@@ -1,50 +1,33 @@
-import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/**
- * Chromium for driving the workbench: `WEBDATA_CHROMIUM_PATH`, else the
- * system's. Without either the test fails and says how to get one.
- */
-export function chromiumPath(): string {
-  const candidates = [
-    process.env.WEBDATA_CHROMIUM_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-  ].filter((path): path is string => Boolean(path));
-  for (const path of candidates) {
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // Next.
-    }
-  }
-  throw new Error(
-    `Chromium was not found (looked in ${candidates.join(', ')}): install it (apt-get install chromium) or set WEBDATA_CHROMIUM_PATH`,
-  );
+/** The part of `@webdata/server`'s Chromium lookup used here. */
+interface ChromiumLookup {
+  CHROMIUM_ARGS: readonly string[];
+  locateChromium(
+    configuredPath: undefined,
+  ): { reason: string } | { prepare(): Promise<{ path: string; env: Record<string, string> }> };
 }
 
-// Headless, and quiet on a closed network (no background fetches, sync, QUIC).
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** A Chromium with a fresh profile, sized like a laptop screen. */
+/**
+ * A Chromium with a fresh profile, sized like a laptop screen: the one the
+ * server's own lookup finds (`WEBDATA_CHROMIUM_PATH`, the system's, else the
+ * one bundled in an npm package), with the server's flags that keep it off the network.
+ */
 export async function launchBrowser(): Promise<BrowserContext> {
+  // A computed specifier: type-checking this package must not type-check the server's sources.
+  const specifier = '@webdata/server';
+  const { CHROMIUM_ARGS, locateChromium } = (await import(specifier)) as ChromiumLookup;
+  const location = locateChromium(undefined);
+  if ('reason' in location) throw new Error(location.reason);
+  const executable = await location.prepare();
   const profile = mkdtempSync(join(tmpdir(), 'webdata-vscode-chromium-'));
   return chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    args: CHROMIUM_FLAGS,
+    executablePath: executable.path,
+    env: { ...process.env, ...executable.env },
+    args: [...CHROMIUM_ARGS],
     headless: true,
     viewport: { width: 1400, height: 900 },
   });
