@@ -10,5 +10,22 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests start real servers and Chromium; two cores do not like many at once.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'all' } },
+      {
+        // The API suite again, on PostgreSQL (a throwaway cluster on 127.0.0.1): see test/test-server.ts.
+        extends: true,
+        test: {
+          name: 'api-on-postgres',
+          include: [
+            'test/runs.test.ts',
+            'test/errors.test.ts',
+            'test/deep-crawl.test.ts',
+            'test/search-api.test.ts',
+          ],
+          env: { WEBDATA_TEST_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 });

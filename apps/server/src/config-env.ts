@@ -1,4 +1,4 @@
-import { defaultConfig, type LlmSettings, type ServerConfig } from './config.js';
+import { type BlobSettings, defaultConfig, type LlmSettings, type ServerConfig } from './config.js';
 import { ServiceError } from './errors.js';
 
 /** Flags of `webdata-server start` that override the environment. */
@@ -8,6 +8,54 @@ export interface ConfigFlags {
   dataDir?: string | undefined;
   allowPrivateNetworks?: boolean | undefined;
   workers?: string | undefined;
+  role?: string | undefined;
+  databaseUrl?: string | undefined;
+}
+
+/** What each `--role` runs: the API, the workers, or both (the default). */
+const ROLES = {
+  all: { serveApi: true, runWorkers: true },
+  api: { serveApi: true, runWorkers: false },
+  worker: { serveApi: false, runWorkers: true },
+} as const;
+
+function role(value: string | undefined): (typeof ROLES)[keyof typeof ROLES] | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!Object.hasOwn(ROLES, value)) {
+    throw new ServiceError('invalid_request', `role must be one of all, api, worker, got "${value}"`);
+  }
+  return ROLES[value as keyof typeof ROLES];
+}
+
+/**
+ * Where blobs go: `WEBDATA_BLOB_DIR` (a folder every process can reach), or
+ * `WEBDATA_BLOB_URL=s3://bucket/prefix` with `WEBDATA_S3_ENDPOINT`,
+ * `WEBDATA_S3_REGION` and the usual `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`.
+ */
+function blobSettings(env: NodeJS.ProcessEnv): BlobSettings | undefined {
+  const url = env.WEBDATA_BLOB_URL;
+  if (url) {
+    const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
+    const endpoint = env.WEBDATA_S3_ENDPOINT;
+    const accessKeyId = env.AWS_ACCESS_KEY_ID;
+    const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+    if (!match || !endpoint || !accessKeyId || !secretAccessKey) {
+      throw new ServiceError(
+        'invalid_request',
+        'WEBDATA_BLOB_URL must look like s3://bucket/prefix, with WEBDATA_S3_ENDPOINT, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY set',
+      );
+    }
+    return {
+      kind: 's3',
+      endpoint,
+      bucket: match[1]!,
+      prefix: match[2] || undefined,
+      region: env.WEBDATA_S3_REGION,
+      accessKeyId,
+      secretAccessKey,
+    };
+  }
+  return env.WEBDATA_BLOB_DIR ? { kind: 'directory', path: env.WEBDATA_BLOB_DIR } : undefined;
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -40,6 +88,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
         timeoutMs: integer('WEBDATA_LLM_TIMEOUT_MS', env.WEBDATA_LLM_TIMEOUT_MS, 1000, 600_000) ?? 60_000,
       }
     : undefined;
+  const roleSettings = role(flags.role ?? env.WEBDATA_ROLE);
+  const databaseUrl = flags.databaseUrl ?? env.WEBDATA_DATABASE_URL;
+  if (databaseUrl !== undefined && databaseUrl !== '' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ServiceError(
+      'invalid_request',
+      'the database URL must start with postgres:// or postgresql://',
+    );
+  }
   const chosen: Partial<ServerConfig> = {
     host: flags.host ?? env.WEBDATA_HOST,
     port: integer('port', flags.port ?? env.WEBDATA_PORT, 0, 65535),
@@ -48,7 +104,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     allowPrivateNetworks: flags.allowPrivateNetworks ?? boolean(env.WEBDATA_ALLOW_PRIVATE_NETWORKS),
     workerConcurrency: integer('workers', flags.workers ?? env.WEBDATA_WORKERS, 1, 256),
     convertThreads: integer('WEBDATA_CONVERT_THREADS', env.WEBDATA_CONVERT_THREADS, 0, 64),
-    runWorkers: boolean(env.WEBDATA_RUN_WORKERS),
+    runWorkers: roleSettings?.runWorkers ?? boolean(env.WEBDATA_RUN_WORKERS),
+    serveApi: roleSettings?.serveApi,
+    databaseUrl: databaseUrl || undefined,
+    blobs: blobSettings(env),
+    databasePoolSize: integer('WEBDATA_DATABASE_POOL_SIZE', env.WEBDATA_DATABASE_POOL_SIZE, 1, 1000),
+    leaseMs: integer('WEBDATA_LEASE_MS', env.WEBDATA_LEASE_MS, 1000, 3_600_000),
     pageTimeoutMs: integer('WEBDATA_PAGE_TIMEOUT_MS', env.WEBDATA_PAGE_TIMEOUT_MS, 1000, 600_000),
     maxDownloadBytes: integer('WEBDATA_MAX_DOWNLOAD_BYTES', env.WEBDATA_MAX_DOWNLOAD_BYTES, 1024, 1024 ** 3),
     perHostConcurrency: integer('WEBDATA_PER_HOST_CONCURRENCY', env.WEBDATA_PER_HOST_CONCURRENCY, 1, 64),

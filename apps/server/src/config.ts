@@ -1,6 +1,7 @@
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
+import type { S3BlobStoreOptions } from './store/blobs/s3-blob-store.js';
 
 /** Settings of the model-backed extraction engine (any OpenAI-compatible chat-completions endpoint). */
 export interface LlmSettings {
@@ -9,6 +10,9 @@ export interface LlmSettings {
   apiKey?: string | undefined;
   timeoutMs: number;
 }
+
+/** Where result contents and screenshots go when the store is shared (PostgreSQL). */
+export type BlobSettings = { kind: 'directory'; path: string } | ({ kind: 's3' } & S3BlobStoreOptions);
 
 /**
  * Everything the server can be told. Every limit lives here with its default
@@ -25,8 +29,21 @@ export interface ServerConfig {
   workerConcurrency: number;
   /** Threads converting pages beside the main thread (0: convert on the main thread). */
   convertThreads: number;
-  /** Run workers in this process (the embedded default). */
+  /** Run workers in this process (the embedded default; off for `--role api`). */
   runWorkers: boolean;
+  /** Serve the HTTP API from this process (off for `--role worker`). */
+  serveApi: boolean;
+  /**
+   * PostgreSQL connection URL: when set, runs, queue and search live in that
+   * database (shared by every process pointed at it) instead of the SQLite file.
+   */
+  databaseUrl?: string | undefined;
+  /** Blob store of a PostgreSQL setup; a `blobs` folder in the data directory when unset. */
+  blobs?: BlobSettings | undefined;
+  /** Connections this process keeps to PostgreSQL at most. */
+  databasePoolSize: number;
+  /** How long a claimed item stays leased without a heartbeat (heartbeats every third of it). */
+  leaseMs: number;
   /** Allow fetching private, loopback and link-local addresses. Off by default. */
   allowPrivateNetworks: boolean;
   userAgent: string;
@@ -70,6 +87,9 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     // One converter thread when there is a second core: conversion is a crawl's largest CPU cost.
     convertThreads: availableParallelism() > 1 ? 1 : 0,
     runWorkers: true,
+    serveApi: true,
+    databasePoolSize: 10,
+    leaseMs: 30_000,
     allowPrivateNetworks: false,
     userAgent: 'webdata/0.1 (+https://github.com/webdata; self-hosted Web Data Service)',
     pageTimeoutMs: LIMITS.pageTimeoutMs,

@@ -40,6 +40,7 @@ export async function startServer(
 ): Promise<StartedServer> {
   const server = new WebDataServer({ port: 0, ...options });
   const url = await server.listen();
+  if (url === null) throw new Error('startServer serves the API: do not pass serveApi: false');
   const createKey = async () => (await createApiKey(server.store)).key;
   return { url, apiKey: await createKey(), server, createKey, close: () => server.close() };
 }

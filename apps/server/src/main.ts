@@ -1,6 +1,7 @@
 /**
  * The `webdata-server` command line:
  *   webdata-server start [--port N] [--host H] [--data-dir D] [--allow-private-networks]
+ *                        [--role all|api|worker] [--database-url postgres://…]
  *   webdata-server keys create [--name N] [--owner O] | keys list | keys revoke <keyId>
  *   webdata-server secret rotate
  * Settings also come from the environment (WEBDATA_PORT, WEBDATA_HOST, WEBDATA_DATA_DIR, …; see README).
@@ -13,10 +14,11 @@ import { loadConfig } from './config-env.js';
 import { createApiKey, verifyApiKey } from './keys.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { WebDataServer } from './server.js';
-import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 
 const USAGE = `usage:
   webdata-server start [--port N] [--host H] [--data-dir DIR] [--allow-private-networks] [--workers N]
+                       [--role all|api|worker] [--database-url postgres://USER@HOST/DB]
   webdata-server keys create [--name NAME] [--owner OWNER]
   webdata-server keys list
   webdata-server keys revoke KEY_ID
@@ -32,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       'allow-private-networks': { type: 'boolean' },
       workers: { type: 'string' },
+      role: { type: 'string' },
+      'database-url': { type: 'string' },
       name: { type: 'string' },
       owner: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -47,10 +51,12 @@ async function main(argv: string[]): Promise<number> {
     dataDir: values['data-dir'],
     allowPrivateNetworks: values['allow-private-networks'],
     workers: values.workers,
+    role: values.role,
+    databaseUrl: values['database-url'],
   });
   const [command, sub, arg] = positionals;
   if (command === 'start') return start(config);
-  const store = new SqliteStore(join(config.dataDir, 'webdata.sqlite'));
+  const store = openStore(config);
   try {
     if (command === 'keys' && sub === 'create') {
       const { key, record } = await createApiKey(store, { name: values.name, owner: values.owner });
@@ -91,25 +97,37 @@ const FIRST_KEY_FILE = 'first-api-key';
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   const server = new WebDataServer(config);
-  const keyFile = join(config.dataDir, FIRST_KEY_FILE);
-  const active = (await server.store.listApiKeys()).filter((key) => key.revokedAt === null);
-  let shownKey: string | null = null;
-  if (active.length === 0) {
-    shownKey = (await createApiKey(server.store, { name: 'first' })).key;
-    writeFileSync(keyFile, `${shownKey}\n`, { mode: 0o600 });
-  } else if (existsSync(keyFile)) {
-    const saved = readFileSync(keyFile, 'utf8').trim();
-    if (await verifyApiKey(server.store, saved)) shownKey = saved;
+  if (!config.serveApi) {
+    // A worker serves no HTTP: it claims work from the shared store until stopped.
+    await server.listen();
+    console.log(`webdata worker is running  (store: ${server.storeDescription})`);
+  } else {
+    const keyFile = join(config.dataDir, FIRST_KEY_FILE);
+    const active = (await server.store.listApiKeys()).filter((key) => key.revokedAt === null);
+    let shownKey: string | null = null;
+    if (active.length === 0) {
+      shownKey = (await createApiKey(server.store, { name: 'first' })).key;
+      writeFileSync(keyFile, `${shownKey}\n`, { mode: 0o600 });
+    } else if (existsSync(keyFile)) {
+      const saved = readFileSync(keyFile, 'utf8').trim();
+      if (await verifyApiKey(server.store, saved)) shownKey = saved;
+    }
+    const url = await server.listen();
+    console.log(
+      `webdata is listening on ${url}  (data: ${config.dataDir}; store: ${server.storeDescription})`,
+    );
+    if (shownKey) console.log(`API key: ${shownKey}`);
+    else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
+    console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
   }
-  const url = await server.listen();
-  console.log(`webdata is listening on ${url}  (data: ${config.dataDir})`);
-  if (shownKey) console.log(`API key: ${shownKey}`);
-  else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
-  console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
-  const chromium = server.screenshotChromium();
-  console.log(
-    'reason' in chromium ? `screenshots are off: ${chromium.reason}` : `screenshots: ${chromium.description}`,
-  );
+  if (config.runWorkers) {
+    const chromium = server.screenshotChromium();
+    console.log(
+      'reason' in chromium
+        ? `screenshots are off: ${chromium.reason}`
+        : `screenshots: ${chromium.description}`,
+    );
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
 import { ConverterPool } from './content/index.js';
@@ -15,11 +14,8 @@ import type { ApiContext } from './http/context.js';
 import { newId } from './ids.js';
 import { type ChromiumLocation, locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
-import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
-
-/** How long a claimed item stays leased: the page time-out plus room for conversion and screenshots. */
-const leaseMsFor = (config: ServerConfig) => config.pageTimeoutMs * 2 + 30_000;
 
 /**
  * One Web Data Service process: store, fetcher, engines, worker pool and API,
@@ -38,13 +34,19 @@ export class WebDataServer {
   private readonly screenshots: ScreenshotService;
   private readonly converter: ConverterPool;
   private address: string | null = null;
+  private readonly events: RunEvents;
+  private reaper: NodeJS.Timeout | null = null;
+  private stopWatching: (() => Promise<void>) | null = null;
 
   constructor(overrides: Partial<ServerConfig> = {}) {
     this.config = defaultConfig(overrides);
     // Every long poll listens for shutdown on this one signal.
     setMaxListeners(0, this.closing.signal);
-    this.store = new SqliteStore(join(this.config.dataDir, 'webdata.sqlite'));
+    this.store = openStore(this.config, (error) =>
+      this.app.log.warn({ err: error }, 'store connection error'),
+    );
     const events = new RunEvents();
+    this.events = events;
     this.fetcher = new PageFetcher(this.config);
     this.converter = new ConverterPool(this.config.convertThreads);
     this.screenshots = new ScreenshotService(this.config);
@@ -63,7 +65,7 @@ export class WebDataServer {
       ? new WorkerPool(this.store, (item, signal) => processItem(deps, item, signal), {
           workerId: newId('req').replace('req_', 'wrk_'),
           concurrency: this.config.workerConcurrency,
-          leaseMs: leaseMsFor(this.config),
+          leaseMs: this.config.leaseMs,
           idlePollMs: 500,
           onRunChanged: (runId) => events.notify(runId),
           onError: (error) => this.app.log.error({ err: error }, 'worker error'),
@@ -88,14 +90,47 @@ export class WebDataServer {
     return locateChromium(this.config.chromiumPath);
   }
 
-  /** Starts workers (after putting interrupted items back in the queue) and the HTTP listener; returns the base URL. */
-  async listen(): Promise<string> {
+  /** The store this process uses, for banners and logs. */
+  get storeDescription(): string {
+    return this.store.description;
+  }
+
+  /**
+   * Starts watching other processes' run changes (shared store), the workers
+   * (after putting interrupted items back in the queue, or with a reaper of
+   * expired leases when the store is shared) and, unless this is a worker-only
+   * process, the HTTP listener. Returns the base URL (null for a worker).
+   */
+  async listen(): Promise<string | null> {
+    if (this.store.watchRuns) {
+      this.stopWatching = await this.store.watchRuns(
+        (change) => {
+          this.events.notify(change.id);
+          // A cancel or delete made by another process stops this process's fetches for the run.
+          if (change.status === 'cancelled' || change.status === 'deleted') this.pool?.abortRun(change.id);
+          if (change.status === 'queued') this.pool?.poke();
+        },
+        () => this.events.notifyAll(),
+      );
+    }
     if (this.pool) {
-      // Embedded: this process is the only worker, so whatever was running belonged to a process that is gone.
-      const requeued = await this.store.requeueInterrupted({ all: true });
-      if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
+      if (this.store.shared) {
+        // Other processes share the queue: only leases that expired belong to a process that is gone.
+        const reap = () =>
+          this.store
+            .requeueInterrupted({ all: false })
+            .then((requeued) => requeued > 0 && this.app.log.info({ requeued }, 'requeued expired leases'))
+            .catch((error) => this.app.log.warn({ err: error }, 'reaper'));
+        this.reaper = setInterval(reap, Math.max(500, this.config.leaseMs / 2));
+        this.reaper.unref();
+      } else {
+        // Embedded: this process is the only worker, so whatever was running belonged to a process that is gone.
+        const requeued = await this.store.requeueInterrupted({ all: true });
+        if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
+      }
       this.pool.start();
     }
+    if (!this.config.serveApi) return null;
     await this.app.listen({ host: this.config.host, port: this.config.port });
     const address = this.app.server.address();
     const port = typeof address === 'object' && address ? address.port : this.config.port;
@@ -107,7 +142,9 @@ export class WebDataServer {
   /** Graceful shutdown: refuse new requests, release long polls, drain workers for up to `drainMs`. */
   async close(drainMs = 10_000): Promise<void> {
     this.closing.abort();
+    if (this.reaper) clearInterval(this.reaper);
     await this.pool?.stop(drainMs);
+    await this.stopWatching?.();
     await this.app.close();
     await this.screenshots.close();
     await this.converter.close();

@@ -286,7 +286,13 @@ describe('polling support', () => {
     expect(again.status).toBe(304);
 
     const slow = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/slow`] });
-    const current = await call('GET', `/api/v1/runs/${slow.body.id}`);
+    // Held from `running`, so the next change can only be the cancel (a claim could come first otherwise).
+    let current = await call('GET', `/api/v1/runs/${slow.body.id}`);
+    while (current.body.status !== 'running') {
+      current = await call('GET', `/api/v1/runs/${slow.body.id}?wait=5`, undefined, {
+        'if-none-match': current.headers.etag as string,
+      });
+    }
     const started = Date.now();
     const held = call('GET', `/api/v1/runs/${slow.body.id}?wait=20`, undefined, {
       'if-none-match': current.headers.etag as string,
@@ -307,7 +313,12 @@ describe('polling support', () => {
       ),
     );
     const ids = slow.join(',');
-    const listed = await call('GET', `/api/v1/runs?ids=${ids}`);
+    // From `running` on, the next change of each can only be its cancel (a claim could come first otherwise).
+    let listed = await call('GET', `/api/v1/runs?ids=${ids}`);
+    while (!listed.body.data.every((run: { status: string }) => run.status === 'running')) {
+      await new Promise((r) => setTimeout(r, 20));
+      listed = await call('GET', `/api/v1/runs?ids=${ids}`);
+    }
     expect(listed.body.data).toHaveLength(3);
     let etag = listed.headers.etag as string;
     expect(etag).toMatch(/^"c\d+"$/);

@@ -17,6 +17,7 @@ export function serverCommand(built = false): string[] {
 /** A `webdata-server start` child process, run from the sources with tsx. */
 export interface ServerProcess {
   child: ChildProcess;
+  /** The API's base URL; empty for a worker-only process (`--role worker`). */
   url: string;
   /** The key printed on first start, or null when the data dir already had one. */
   apiKey: string | null;
@@ -44,10 +45,10 @@ export async function spawnServer(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const check = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(out);
+      const match = /listening on (http:\/\/\S+)|webdata worker is running/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(match[1] ?? '');
       }
     };
     child.stdout!.on('data', check);

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig } from '../src/config.js';
 import { type StartedServer, startServer } from '../src/index.js';
+import {
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from '../src/store/postgres/throwaway-postgres.test-support.js';
 import { type ApiCall, apiClient } from './api-client.js';
 
 /** A server started for a test, with its own data directory and an API client for its first key. */
@@ -13,6 +17,33 @@ export interface TestServer extends StartedServer {
   dataDir: string;
   /** Stops the server (and its Chromium, if any), then removes `dataDir`. */
   close(): Promise<void>;
+}
+
+/**
+ * The store the API tests run against: the embedded SQLite file, or with
+ * `WEBDATA_TEST_STORE=postgres` (the `postgres` vitest project) a fresh
+ * database on a throwaway PostgreSQL cluster, so one API suite covers both.
+ */
+const testStore = process.env.WEBDATA_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The cluster of this test file's servers, started with the first and stopped with the last. */
+let cluster: { started: Promise<ThrowawayPostgres>; users: number } | null = null;
+
+async function databaseForTest(): Promise<{ url: string; release: () => Promise<void> }> {
+  cluster ??= { started: startThrowawayPostgres(), users: 0 };
+  const current = cluster;
+  current.users++;
+  const release = async () => {
+    if (--current.users > 0) return;
+    if (cluster === current) cluster = null;
+    await (await current.started).stop();
+  };
+  try {
+    return { url: await (await current.started).createDatabase(), release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
 }
 
 /**
@@ -36,7 +67,11 @@ export async function startTestServer(
   overrides: Omit<Partial<ServerConfig>, 'dataDir'> = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webdata-test-'));
-  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  const database = testStore === 'postgres' ? await databaseForTest() : null;
+  const removeDataDir = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.release();
+  };
   let started: StartedServer;
   try {
     started = await startServer({
@@ -47,9 +82,10 @@ export async function startTestServer(
       rateLimitBurst: 100_000,
       ...overrides,
       dataDir,
+      databaseUrl: database?.url,
     });
   } catch (error) {
-    removeDataDir();
+    await removeDataDir();
     throw error;
   }
   return {
@@ -60,7 +96,7 @@ export async function startTestServer(
       try {
         await started.close();
       } finally {
-        removeDataDir();
+        await removeDataDir();
       }
     },
   };

@@ -3,9 +3,10 @@ import { EventEmitter } from 'node:events';
 const ANY_RUN = Symbol('any run');
 
 /**
- * In-process notice that a run changed, so a long poll answers at once
- * instead of on its next check. Changes made by other processes (scale-out)
- * are seen by the long poll's periodic version check.
+ * Notice that a run changed, so a long poll answers at once instead of on its
+ * next check. Changes made in this process are told directly; with a shared
+ * store (PostgreSQL) the store's notifications tell those of other processes,
+ * and the long poll's periodic version check remains as a backstop.
  */
 export class RunEvents {
   private readonly emitter = new EventEmitter();
@@ -19,8 +20,20 @@ export class RunEvents {
     this.emitter.emit(ANY_RUN, runId);
   }
 
-  /** Calls `listener` with the id of every run that changes in this process. */
-  onAnyChange(listener: (runId: string) => void): void {
+  /**
+   * Wakes every waiting long poll and drops every cached snapshot: changes
+   * may have been missed (the shared store's notifications were cut), so
+   * each re-reads its run.
+   */
+  notifyAll(): void {
+    for (const runId of this.emitter.eventNames()) {
+      if (typeof runId === 'string') this.notify(runId);
+    }
+    this.emitter.emit(ANY_RUN, null);
+  }
+
+  /** Calls `listener` with the id of every run that changes in this process (null: any run may have changed). */
+  onAnyChange(listener: (runId: string | null) => void): void {
     this.emitter.on(ANY_RUN, listener);
   }
 

@@ -106,20 +106,46 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * Writes an outcome, trying again while the store is away for a moment (a
+   * database restart) and the lease may still be held: the work is not lost
+   * to a short outage. Past the lease the store refuses the write anyway, and
+   * the item runs again elsewhere.
+   */
+  private async complete(item: ClaimedItem, outcome: ItemOutcome, signal: AbortSignal): Promise<void> {
+    const deadline = Date.now() + this.options.leaseMs;
+    for (;;) {
+      try {
+        await this.store.completeItem(item, outcome);
+        return;
+      } catch (error) {
+        if (!isUnavailable(error) || Date.now() > deadline || signal.aborted) throw error;
+        await sleep(COMPLETE_RETRY_MS);
+      }
+    }
+  }
+
   private begin(item: ClaimedItem): void {
     const controller = new AbortController();
+    // The heartbeat: a lease found lost (cancelled, deleted, or reaped after a stall) stops the work at once.
     const renew = setInterval(() => {
-      this.store.renewLease(item, this.options.leaseMs).catch((error) => this.options.onError?.(error));
+      this.store.renewLease(item, this.options.leaseMs).then(
+        (held) => held || controller.abort(new Error('lease lost')),
+        (error) => this.options.onError?.(error),
+      );
     }, this.options.leaseMs / 3);
     const done = (async () => {
       try {
         const outcome = await this.process(item, controller.signal);
         if (controller.signal.aborted) await this.store.releaseItem(item);
-        else await this.store.completeItem(item, outcome);
+        else await this.complete(item, outcome, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) {
           // Shutdown puts the item back; a cancel or delete already took the lease, so this changes nothing.
           await this.store.releaseItem(item).catch((e) => this.options.onError?.(e));
+        } else if (isUnavailable(error)) {
+          // The store stayed away past the lease: the item goes back to the queue when its lease expires.
+          this.options.onError?.(error);
         } else {
           // A processor turns page problems into failed outcomes; reaching here is a bug, recorded on the item.
           this.options.onError?.(error);
@@ -134,6 +160,13 @@ export class WorkerPool {
     })();
     this.active.set(item.itemId, { item, controller, done });
   }
+}
+
+/** Pause between tries of a result write while the store is away. */
+const COMPLETE_RETRY_MS = 500;
+
+function isUnavailable(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 'unavailable';
 }
 
 function internalFailure(): ItemOutcome {

@@ -54,7 +54,9 @@ export class RunSnapshots {
     return snapshot;
   }
 
-  invalidate(runId: string): void {
-    this.entries.delete(runId);
+  /** Drops the snapshot of `runId`, or all of them for null (changes may have been missed). */
+  invalidate(runId: string | null): void {
+    if (runId === null) this.entries.clear();
+    else this.entries.delete(runId);
   }
 }

@@ -14,12 +14,16 @@ export interface IndexedDocument {
   runId: string;
 }
 
-/** The collection's full-text index. */
+/** The collection's full-text index (synchronous on SQLite, asynchronous on PostgreSQL). */
 export interface SearchIndexLike {
   /** Index or replace the document of (collection, url). */
-  upsert(doc: IndexedDocument): void;
+  upsert(doc: IndexedDocument): void | Promise<void>;
   /** Forget a run: remove the documents no other run indexed. */
-  removeRun(runId: string): void;
-  search(owner: string, params: SearchParams): SearchAnswer;
-  collections(owner: string): { name: string; document_count: number; updated_at: string | null }[];
+  removeRun(runId: string): void | Promise<void>;
+  search(owner: string, params: SearchParams): SearchAnswer | Promise<SearchAnswer>;
+  collections(
+    owner: string,
+  ):
+    | { name: string; document_count: number; updated_at: string | null }[]
+    | Promise<{ name: string; document_count: number; updated_at: string | null }[]>;
 }

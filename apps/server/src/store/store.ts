@@ -56,6 +56,16 @@ export interface ItemOutcome {
   document?: IndexedDocument | undefined;
 }
 
+/**
+ * A change of a run as announced to every process sharing a store: its new
+ * version and status (`deleted` once it is gone).
+ */
+export interface RunChange {
+  id: string;
+  version: number;
+  status: RunStatus | 'deleted';
+}
+
 /** Filters and page of a run list. */
 export interface RunListQuery {
   owner: string;
@@ -163,6 +173,22 @@ export interface Store {
 
   /** The search index over the same database. */
   readonly search: SearchIndexLike;
+
+  /**
+   * True when other processes may share this store (PostgreSQL): work left
+   * by a dead process is found by its expired lease, never by "everything
+   * running is mine" at start-up.
+   */
+  readonly shared: boolean;
+  /** What the store is, for the start banner and logs (no secrets). */
+  readonly description: string;
+  /**
+   * Announces changes made by any process sharing the store (this one
+   * included) and calls `onResync` after changes may have been missed (a
+   * lost connection). Absent when only this process writes the store.
+   * Resolves to a function that stops watching.
+   */
+  watchRuns?(onChange: (change: RunChange) => void, onResync: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -9,12 +9,12 @@ import { parseRequest } from '../validate.js';
 export function registerSearchRoutes(app: FastifyInstance, context: ApiContext): void {
   app.post('/api/v1/search', async (request, reply) => {
     const params = parseRequest(SearchRequest, request.body, 'body');
-    return sendValid(context, reply, SearchAnswer, context.store.search.search(request.owner, params));
+    return sendValid(context, reply, SearchAnswer, await context.store.search.search(request.owner, params));
   });
 
   app.get('/api/v1/collections', async (request, reply) => {
     const query = parseRequest(PageQuery, request.query, 'query');
-    const all = context.store.search.collections(request.owner);
+    const all = await context.store.search.collections(request.owner);
     const start = query.cursor ? decodeCursor('collections', query.cursor) : 0;
     const data = all.slice(start, start + query.limit);
     const next = start + query.limit < all.length ? encodeCursor('collections', start + query.limit) : null;

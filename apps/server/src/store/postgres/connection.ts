@@ -125,6 +125,12 @@ export async function transaction<T>(
       mapPostgresError(error);
     }
     let broken: Error | undefined;
+    // Checked out, a connection has no error listener of the pool's: one that breaks between two
+    // statements (the server shutting down) would otherwise crash the process.
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
       const result = await work(client);
@@ -141,6 +147,7 @@ export async function transaction<T>(
       }
       mapPostgresError(error);
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

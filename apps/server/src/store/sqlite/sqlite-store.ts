@@ -12,6 +12,7 @@ import type {
 } from '@webdata/contract';
 import { LIMITS } from '@webdata/contract';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { canCancel, canRetry, settle } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -76,6 +77,8 @@ const parseJson = <T>(text: string | null): T | null => (text === null ? null : 
 export class SqliteStore implements Store {
   readonly db: Database;
   readonly search: SqliteSearchIndex;
+  readonly shared = false;
+  readonly description: string;
 
   /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Statement>();
@@ -91,6 +94,7 @@ export class SqliteStore implements Store {
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.description = `SQLite ${file}`;
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -143,24 +147,15 @@ export class SqliteStore implements Store {
     this.sql('UPDATE runs SET version = version + 1, updated_at = ? WHERE id = ?').run(timestamp, runId);
   }
 
-  /** Moves a run whose items are all done to its terminal status. */
+  /** Moves a run whose items are all done to the terminal status the engine's state machine decides. */
   private settle(runId: string, timestamp: string): void {
     const row = this.runRow(runId);
-    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
-    const busy = this.sql<[string], { busy: number }>(
-      "SELECT EXISTS (SELECT 1 FROM items WHERE run_id = ? AND status IN ('queued', 'running')) AS busy",
-    ).get(runId)!;
-    if (busy.busy === 1) return;
-    const stats = this.statsOf(runId);
-    const status: RunStatus =
-      stats.failed + stats.cancelled === 0 ? 'completed' : stats.succeeded === 0 ? 'failed' : 'incomplete';
-    const error: ErrorInfo | null =
-      status === 'failed'
-        ? { code: 'all_items_failed', message: "no page could be processed; each result's error says why" }
-        : null;
+    if (!row) return;
+    const settled = settle(row.status as RunStatus, this.statsOf(runId));
+    if (!settled) return;
     this.sql(
       'UPDATE runs SET status = ?, error = ?, finished_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?',
-    ).run(status, error && JSON.stringify(error), timestamp, timestamp, runId);
+    ).run(settled.status, settled.error && JSON.stringify(settled.error), timestamp, timestamp, runId);
   }
 
   async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
@@ -278,7 +273,7 @@ export class SqliteStore implements Store {
   async cancelRun(owner: string, runId: string): Promise<StoredRun | null> {
     return this.db.transaction(() => {
       const row = this.ownedRunRow(owner, runId);
-      if (!row || (row.status !== 'queued' && row.status !== 'running')) return null;
+      if (!row || !canCancel(row.status as RunStatus)) return null;
       const timestamp = now();
       this.sql(
         "UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN ('queued', 'running')",
@@ -293,7 +288,7 @@ export class SqliteStore implements Store {
   async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
     return this.db.transaction(() => {
       const row = this.ownedRunRow(owner, runId);
-      if (!row || !['incomplete', 'failed', 'cancelled'].includes(row.status)) return null;
+      if (!row || !canRetry(row.status as RunStatus)) return null;
       const timestamp = now();
       const retried = this.sql<[string], { id: string }>(
         "SELECT id FROM items WHERE run_id = ? AND status IN ('failed', 'cancelled')",

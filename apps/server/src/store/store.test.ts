@@ -1,8 +1,49 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ClaimedItem, ItemOutcome } from '../store.js';
-import { SqliteStore } from './sqlite-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DirectoryBlobStore } from './blobs/directory-blob-store.js';
+import { PostgresStore } from './postgres/postgres-store.js';
+import {
+  postgresForTests,
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from './postgres/throwaway-postgres.test-support.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { ClaimedItem, ItemOutcome, Store } from './store.js';
 
-let store: SqliteStore;
+/**
+ * One suite, every store: the embedded SQLite store and the PostgreSQL store
+ * (a throwaway cluster on 127.0.0.1, a fresh database per test) must behave
+ * the same.
+ */
+let cluster: ThrowawayPostgres | null = null;
+const scratch = mkdtempSync(join(tmpdir(), 'webdata-store-'));
+beforeAll(async () => {
+  if (postgresForTests()) cluster = await startThrowawayPostgres();
+});
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const stores: [string, () => Promise<Store>][] = [
+  ['SqliteStore', async () => new SqliteStore(':memory:')],
+  [
+    'PostgresStore',
+    async () => {
+      const url = await cluster!.createDatabase();
+      const pg = new PostgresStore({
+        url,
+        blobs: new DirectoryBlobStore(mkdtempSync(join(scratch, 'blobs-'))),
+      });
+      await pg.open();
+      return pg;
+    },
+  ],
+];
+
+let store: Store;
 afterEach(() => store?.close());
 
 const OWNER = 'own_test';
@@ -38,9 +79,10 @@ async function crawlRun(urls: string[]) {
 
 const found = (url: string) => ({ url, key: url, depth: 1, parentUrl: 'https://s.example/' });
 
-describe('SqliteStore work items', () => {
+describe.each(stores)('%s work items', (name, makeStore) => {
+  if (name === 'PostgresStore' && !postgresForTests()) return;
   it('writes an outcome only while the lease is held, and each result once', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const runId = await crawlRun(['https://s.example/']);
     const [item] = await store.claimItems('w1', 5, 60_000);
     expect((await store.getRun(OWNER, runId))?.run.status).toBe('running');
@@ -59,7 +101,7 @@ describe('SqliteStore work items', () => {
   });
 
   it('adds discovered URLs once, up to the item limit, never ones known as another page', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const runId = await crawlRun(['https://s.example/']);
     const [root] = await store.claimItems('w', 1, 60_000);
     await store.completeItem(root as ClaimedItem, {
@@ -79,7 +121,7 @@ describe('SqliteStore work items', () => {
   });
 
   it('drops a queued item for a URL a finished page turned out to be', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const runId = await crawlRun(['https://s.example/redirect', 'https://s.example/target']);
     const [redirect] = await store.claimItems('w', 1, 60_000);
     await store.completeItem(redirect as ClaimedItem, {
@@ -92,7 +134,7 @@ describe('SqliteStore work items', () => {
   });
 
   it('retries only what did not succeed, replacing the failed result', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const runId = await crawlRun(['https://s.example/ok', 'https://s.example/bad']);
     const items = await store.claimItems('w', 2, 60_000);
     await store.completeItem(items[0]!, outcome('succeeded'));
@@ -108,7 +150,7 @@ describe('SqliteStore work items', () => {
   });
 
   it('keeps runs apart by owner', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const runId = await crawlRun(['https://s.example/']);
     expect(await store.getRun('own_other', runId)).toBeNull();
     expect(await store.cancelRun('own_other', runId)).toBeNull();
@@ -117,9 +159,10 @@ describe('SqliteStore work items', () => {
   });
 });
 
-describe('SqliteStore claim order', () => {
+describe.each(stores)('%s claim order', (name, makeStore) => {
+  if (name === 'PostgresStore' && !postgresForTests()) return;
   it('shares claims out between active runs, oldest items first within each', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const big = await crawlRun(Array.from({ length: 10 }, (_, i) => `https://big.example/${i}`));
     const small = await crawlRun(['https://small.example/0', 'https://small.example/1']);
     const first = await store.claimItems('w', 4, 60_000);
@@ -137,9 +180,10 @@ describe('SqliteStore claim order', () => {
   });
 });
 
-describe('SqliteStore run changes', () => {
+describe.each(stores)('%s run changes', (name, makeStore) => {
+  if (name === 'PostgresStore' && !postgresForTests()) return;
   it('numbers every creation and version of any run, so changes since a position are one read', async () => {
-    store = new SqliteStore(':memory:');
+    store = await makeStore();
     const before = await store.changeCursor();
     const a = await crawlRun(['https://s.example/a']);
     const b = await crawlRun(['https://s.example/b']);

@@ -1,0 +1,149 @@
+/**
+ * The PostgreSQL schema, as numbered migrations (applied by
+ * `migratePostgres`, each once, in order). Never edit a migration that has
+ * shipped: add the next one.
+ *
+ * Result contents and screenshots are not here: they are blobs (see
+ * `../blobs/`), written before the transaction that records the result.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE api_keys (
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    name text NOT NULL,
+    secret_hash text NOT NULL,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  );
+
+  CREATE TABLE runs (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    type text NOT NULL,
+    status text NOT NULL,
+    urls jsonb NOT NULL,
+    params jsonb NOT NULL,
+    error jsonb,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    started_at timestamptz,
+    finished_at timestamptz,
+    version bigint NOT NULL DEFAULT 1,
+    idempotency_key text,
+    item_count integer NOT NULL DEFAULT 0,
+    change_seq bigint NOT NULL DEFAULT 0
+  );
+  CREATE INDEX runs_owner ON runs (owner, seq);
+  CREATE UNIQUE INDEX runs_idempotency ON runs (owner, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  -- Claims share work out between active runs: finding those must not scan finished ones.
+  CREATE INDEX runs_active ON runs (seq) WHERE status IN ('queued', 'running');
+
+  -- Every creation and version of a run takes the next number of one store-wide counter (the batched
+  -- long poll reads "changed since N" in one indexed read). A row, not a SEQUENCE: numbers are taken
+  -- under its lock until commit, so they become visible in order and a reader's position misses nothing.
+  -- Writers take it last in their transaction (see PostgresStore), so it never joins a deadlock.
+  CREATE TABLE run_change_counter (id integer PRIMARY KEY CHECK (id = 1), last bigint NOT NULL);
+  INSERT INTO run_change_counter VALUES (1, 0);
+  CREATE INDEX runs_owner_change ON runs (owner, change_seq);
+  CREATE FUNCTION runs_take_change_seq() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE run_change_counter SET last = last + 1 WHERE id = 1 RETURNING last INTO NEW.change_seq;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER runs_change_seq BEFORE INSERT OR UPDATE OF version ON runs
+    FOR EACH ROW EXECUTE FUNCTION runs_take_change_seq();
+
+  CREATE TABLE items (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    run_id text NOT NULL,
+    url text NOT NULL,
+    url_key text NOT NULL,
+    depth integer NOT NULL,
+    parent_url text,
+    status text NOT NULL,
+    attempts integer NOT NULL DEFAULT 0,
+    lease_owner text,
+    lease_token text,
+    lease_until timestamptz,
+    updated_at timestamptz NOT NULL,
+    UNIQUE (run_id, url_key)
+  );
+  -- The queue: each run's oldest queued items; and the reaper's expired leases.
+  CREATE INDEX items_queued ON items (run_id, seq) WHERE status = 'queued';
+  CREATE INDEX items_leased ON items (lease_until) WHERE status = 'running';
+  CREATE INDEX items_run_status ON items (run_id, status);
+
+  CREATE TABLE results (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    run_id text NOT NULL,
+    item_id text NOT NULL UNIQUE,
+    url text NOT NULL,
+    final_url text,
+    status text NOT NULL,
+    title text,
+    depth integer NOT NULL,
+    parent_url text,
+    http_status integer,
+    content_type text,
+    data jsonb,
+    has_screenshot boolean NOT NULL,
+    screenshot_error jsonb,
+    error jsonb,
+    -- Which content formats have a blob (so a missing one answers 404 without asking the blob store).
+    formats text[] NOT NULL,
+    created_at timestamptz NOT NULL
+  );
+  CREATE INDEX results_run ON results (run_id, seq);
+
+  -- Other URLs a fetched page is known by in its run (redirect target, rel=canonical).
+  CREATE TABLE url_aliases (
+    run_id text NOT NULL,
+    url_key text NOT NULL,
+    PRIMARY KEY (run_id, url_key)
+  );
+
+  -- Collection search: one document per (owner, collection, url), its weighted tsvector
+  -- (title A, headings B, body D) and length; which runs indexed it; and, kept at indexing
+  -- time, each collection's document count, total length and term document frequencies (BM25).
+  CREATE TABLE search_documents (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+    id text PRIMARY KEY,
+    owner text NOT NULL,
+    collection text NOT NULL,
+    url text NOT NULL,
+    site text NOT NULL,
+    title text,
+    headings text NOT NULL,
+    body text NOT NULL,
+    indexed_at timestamptz NOT NULL,
+    tsv tsvector NOT NULL,
+    length integer NOT NULL,
+    UNIQUE (owner, collection, url)
+  );
+  CREATE INDEX search_documents_tsv ON search_documents USING gin (tsv);
+  CREATE TABLE search_document_runs (
+    document_id text NOT NULL REFERENCES search_documents (id) ON DELETE CASCADE,
+    run_id text NOT NULL,
+    PRIMARY KEY (document_id, run_id)
+  );
+  CREATE INDEX search_document_runs_by_run ON search_document_runs (run_id);
+  CREATE TABLE search_collection_stats (
+    owner text NOT NULL,
+    collection text NOT NULL,
+    documents integer NOT NULL,
+    total_length bigint NOT NULL,
+    PRIMARY KEY (owner, collection)
+  );
+  CREATE TABLE search_terms (
+    owner text NOT NULL,
+    collection text NOT NULL,
+    term text NOT NULL,
+    documents integer NOT NULL,
+    PRIMARY KEY (owner, collection, term)
+  );
+  `,
+];

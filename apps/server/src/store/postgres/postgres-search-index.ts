@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
+import type pg from 'pg';
+import { type ParsedQuery, parseSearchQuery, type QueryClause } from '../../search/query-parser.js';
+import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
+import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
+import { siteOf } from '../../search/sqlite-search-index.js';
+import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
+import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
+import { query, transaction } from './connection.js';
+
+/** Field weights, as the SQLite index's `bm25()` column weights: title, headings, body. */
+const FIELD_WEIGHTS = { A: 10, B: 4, D: 1 } as const;
+/** BM25's term-frequency saturation and length normalisation (the usual values, FTS5's too). */
+const K1 = 1.2;
+const B = 0.75;
+/** In the any-word fallback, a document's score grows by this share for each query word it holds. */
+const COVERAGE_BOOST = 2;
+/** Text search configuration: Snowball English stemming, as the SQLite index's Porter stemmer. */
+const CONFIG = 'english';
+
+/**
+ * Collection search on PostgreSQL, ranked like the SQLite index: BM25 over
+ * weighted fields (title, headings, body as tsvector weights A, B, D), with
+ * document frequencies and collection lengths kept at indexing time (in the
+ * transaction that indexes), the same query syntax (`parseSearchQuery`), all
+ * words first and any word when no document holds them all.
+ */
+export class PostgresSearchIndex implements SearchIndexLike {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Indexing happens inside the store's result transaction ({@link upsertIn}); this entry point is for tools. */
+  async upsert(doc: IndexedDocument): Promise<void> {
+    await transaction(this.pool, (client) => this.upsertIn(client, doc));
+  }
+
+  async removeRun(runId: string): Promise<void> {
+    await transaction(this.pool, (client) => this.removeRunIn(client, runId));
+  }
+
+  /**
+   * Indexes or replaces the document of (owner, collection, url) in the
+   * caller's transaction, keeping the collection's term document frequencies,
+   * document count and total length in step.
+   */
+  async upsertIn(client: pg.PoolClient, doc: IndexedDocument): Promise<void> {
+    const key = [doc.owner, doc.collection, doc.url];
+    await this.forgetStats(client, 'WHERE owner = $1 AND collection = $2 AND url = $3', key);
+    const title = doc.title === null ? null : stripMarkerCharacters(doc.title);
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at, tsv, length)
+       SELECT $4, $1, $2, $3, $5, $6, $7, $8, now(), v.tsv, length(v.tsv)
+       FROM (SELECT setweight(to_tsvector('${CONFIG}', coalesce($6, '')), 'A')
+                 || setweight(to_tsvector('${CONFIG}', $7), 'B')
+                 || setweight(to_tsvector('${CONFIG}', $8), 'D') AS tsv) v
+       ON CONFLICT (owner, collection, url) DO UPDATE SET
+         site = excluded.site, title = excluded.title, headings = excluded.headings, body = excluded.body,
+         indexed_at = excluded.indexed_at, tsv = excluded.tsv, length = excluded.length
+       RETURNING id`,
+      [
+        ...key,
+        `doc_${randomBytes(16).toString('base64url')}`,
+        siteOf(doc.url),
+        title,
+        stripMarkerCharacters(doc.headings.join('\n')),
+        stripMarkerCharacters(doc.body),
+      ],
+    );
+    const id = rows[0]!.id;
+    await this.countStats(client, id, 1);
+    await client.query(
+      'INSERT INTO search_document_runs (document_id, run_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [id, doc.runId],
+    );
+  }
+
+  /** Unlinks a run and deletes the documents no other run indexed, in the caller's transaction. */
+  async removeRunIn(client: pg.PoolClient, runId: string): Promise<void> {
+    const { rows } = await client.query<{ document_id: string }>(
+      'DELETE FROM search_document_runs WHERE run_id = $1 RETURNING document_id',
+      [runId],
+    );
+    for (const { document_id: id } of rows) {
+      const orphan =
+        'WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM search_document_runs WHERE document_id = $1)';
+      if (await this.forgetStats(client, orphan, [id])) {
+        await client.query(`DELETE FROM search_documents ${orphan}`, [id]);
+      }
+    }
+  }
+
+  /** Takes the matching document (if any) out of its collection's statistics; true when there was one. */
+  private async forgetStats(client: pg.PoolClient, where: string, values: unknown[]): Promise<boolean> {
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM search_documents ${where} FOR UPDATE`,
+      values,
+    );
+    if (!rows[0]) return false;
+    await this.countStats(client, rows[0].id, -1);
+    return true;
+  }
+
+  /**
+   * Adds (`sign` 1) or removes (-1) a document's lexemes to its collection's
+   * document frequencies, and its length to the collection's totals. Rows
+   * are locked in lexeme order, so two indexers of one collection never
+   * deadlock.
+   */
+  private async countStats(client: pg.PoolClient, documentId: string, sign: 1 | -1): Promise<void> {
+    await client.query(
+      `INSERT INTO search_collection_stats (owner, collection, documents, total_length)
+       SELECT owner, collection, $2, $2 * length FROM search_documents WHERE id = $1
+       ON CONFLICT (owner, collection) DO UPDATE SET
+         documents = search_collection_stats.documents + excluded.documents,
+         total_length = search_collection_stats.total_length + excluded.total_length`,
+      [documentId, sign],
+    );
+    await client.query(
+      `INSERT INTO search_terms (owner, collection, term, documents)
+       SELECT d.owner, d.collection, t.term, $2
+       FROM search_documents d, unnest(tsvector_to_array(d.tsv)) AS t(term)
+       WHERE d.id = $1 ORDER BY t.term
+       ON CONFLICT (owner, collection, term) DO UPDATE SET documents = search_terms.documents + excluded.documents`,
+      [documentId, sign],
+    );
+  }
+
+  async search(owner: string, params: SearchParams): Promise<SearchAnswer> {
+    const scope: CursorScope = {
+      owner,
+      query: params.query,
+      collection: params.collection,
+      urlPrefix: params.filters?.url_prefix,
+      site: params.filters?.site?.toLowerCase(),
+    };
+    const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
+    const parsed = parseSearchQuery(params.query);
+    if (parsed.clauses.length === 0) return { data: [], next_cursor: null };
+    let rows = await this.ranked(scope, parsed, 'all', params.limit + 1, offset);
+    if (rows.length === 0 && parsed.clauses.length > 1) {
+      rows = await this.ranked(scope, parsed, 'any', params.limit + 1, offset);
+    }
+    const data: SearchHit[] = rows.slice(0, params.limit).map((row) => ({
+      document_id: row.id,
+      url: row.url,
+      title: row.title,
+      snippet: snippetToHtml(row.snippet.includes(SNIPPET_OPEN) ? row.snippet : row.any_snippet),
+      score: Number(Number(row.score).toPrecision(6)),
+      collection: row.collection,
+      indexed_at: row.indexed_at.toISOString(),
+    }));
+    return {
+      data,
+      next_cursor: rows.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null,
+    };
+  }
+
+  /**
+   * One page of BM25-ranked documents holding all clauses (or any, with a
+   * bonus for each clause held). Clauses are bound as text and turned into
+   * tsqueries by PostgreSQL, so no input is query syntax.
+   */
+  private async ranked(
+    scope: CursorScope,
+    parsed: ParsedQuery,
+    mode: 'all' | 'any',
+    limit: number,
+    offset: number,
+  ): Promise<RankedRow[]> {
+    const args: unknown[] = [scope.owner, scope.collection];
+    const bind = (value: unknown) => {
+      args.push(value);
+      return `$${args.length}`;
+    };
+    const clauses = parsed.clauses.map((clause) => tsqueryOf(clause, bind));
+    const match = `(${clauses.join(mode === 'all' ? ' && ' : ' || ')})`;
+    const filters = [
+      scope.urlPrefix === undefined ? '' : ` AND starts_with(d.url, ${bind(scope.urlPrefix)})`,
+      scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,
+    ].join('');
+    // The query's own lexemes (stemmed as indexed) and, for prefix clauses, their prefixes.
+    const exact = bind(
+      parsed.clauses
+        .filter((c) => !c.prefix)
+        .flatMap((c) => c.words)
+        .join(' '),
+    );
+    // Prefix words (letters, digits and marks: nothing LIKE would read as a pattern), as typed and stemmed.
+    const prefixWords = bind(parsed.clauses.filter((c) => c.prefix).map((c) => c.words.at(-1)!));
+    const coverage =
+      mode === 'any'
+        ? `1 + ${COVERAGE_BOOST} * (${clauses.map((q) => `(d.tsv @@ ${q})::int`).join(' + ')})::float8 / ${clauses.length}`
+        : '1';
+    const sql = `
+      WITH stats AS (
+        SELECT documents::float8 AS n, greatest(total_length::float8 / greatest(documents, 1), 1) AS avgdl
+        FROM search_collection_stats WHERE owner = $1 AND collection = $2
+      ), q AS (SELECT ${match} AS query),
+      terms AS (
+        SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', ${exact}))) AS term
+      ), prefixes AS (
+        SELECT unnest(${prefixWords}::text[]) AS p
+        UNION SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', array_to_string(${prefixWords}::text[], ' '))))
+      ), candidates AS (
+        SELECT d.seq, d.tsv, d.length, ${coverage} AS coverage FROM search_documents d, q
+        WHERE d.owner = $1 AND d.collection = $2 AND d.tsv @@ q.query${filters}
+      ), scored AS (
+        SELECT c.seq, sum(
+          ln(1 + (stats.n - t.documents + 0.5) / (t.documents + 0.5))
+          * (m.tf * ${K1 + 1}) / (m.tf + ${K1} * (1 - ${B} + ${B} * c.length / stats.avgdl))
+        ) * max(c.coverage) AS score
+        FROM candidates c
+        CROSS JOIN stats
+        CROSS JOIN LATERAL (
+          SELECT u.lexeme, (
+            SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
+            FROM unnest(u.weights) AS w
+          )::float8 AS tf
+          FROM unnest(c.tsv) AS u
+          WHERE u.lexeme IN (SELECT term FROM terms) OR u.lexeme LIKE ANY(SELECT p || '%' FROM prefixes)
+        ) m
+        JOIN search_terms t ON t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
+        GROUP BY c.seq
+      ), page AS (
+        SELECT s.seq, s.score FROM scored s ORDER BY s.score DESC, s.seq LIMIT ${bind(limit)} OFFSET ${bind(offset)}
+      )
+      SELECT d.id, d.url, d.title, d.collection, d.indexed_at,
+        (SELECT p.score FROM page p WHERE p.seq = d.seq) AS score,
+        ts_headline('${CONFIG}', d.body, q.query, ${bind(HEADLINE_OPTIONS)}) AS snippet,
+        ts_headline('${CONFIG}', coalesce(d.title, '') || E'\\n' || d.headings, q.query, ${bind(HEADLINE_OPTIONS)}) AS any_snippet
+      FROM search_documents d, q
+      WHERE d.seq IN (SELECT seq FROM page)
+      ORDER BY score DESC, d.seq`;
+    return (await query<RankedRow>(this.pool, sql, args)).rows;
+  }
+
+  async collections(
+    owner: string,
+  ): Promise<{ name: string; document_count: number; updated_at: string | null }[]> {
+    const { rows } = await query<{ name: string; document_count: number; updated_at: Date | null }>(
+      this.pool,
+      `SELECT collection AS name, count(*)::int AS document_count, max(indexed_at) AS updated_at
+       FROM search_documents WHERE owner = $1 GROUP BY collection ORDER BY collection`,
+      [owner],
+    );
+    return rows.map((row) => ({ ...row, updated_at: row.updated_at?.toISOString() ?? null }));
+  }
+}
+
+interface RankedRow {
+  id: string;
+  url: string;
+  title: string | null;
+  collection: string;
+  indexed_at: Date;
+  score: number;
+  snippet: string;
+  any_snippet: string;
+}
+
+/** `ts_headline` marks matches with the same control characters as the SQLite index's snippets. */
+const HEADLINE_OPTIONS = `StartSel=${SNIPPET_OPEN}, StopSel=${SNIPPET_CLOSE}, FragmentDelimiter=${SNIPPET_ELLIPSIS}, MaxFragments=2, MaxWords=30, MinWords=12`;
+
+/**
+ * A clause as a tsquery expression over bound text: a phrase, a word, or a
+ * prefix. A prefix matches lexemes starting with the word as typed or with
+ * its stem (`retries*` → `retri:*`, since indexed words are stemmed).
+ */
+function tsqueryOf(clause: QueryClause, bind: (value: unknown) => string): string {
+  if (clause.prefix) {
+    const head = clause.words.slice(0, -1).join(' ');
+    // Words hold letters, digits and marks only (parseSearchQuery), so `word:*` is safe tsquery text.
+    const word = bind(`${clause.words.at(-1)}:*`);
+    const last = `(to_tsquery('${CONFIG}', ${word}) || to_tsquery('simple', ${word}))`;
+    return head ? `(phraseto_tsquery('${CONFIG}', ${bind(head)}) <-> ${last})` : last;
+  }
+  return `phraseto_tsquery('${CONFIG}', ${bind(clause.words.join(' '))})`;
+}

@@ -1,0 +1,847 @@
+import type {
+  ErrorInfo,
+  Result,
+  ResultContentFormat,
+  ResultStatus,
+  Run,
+  RunStats,
+  RunStatus,
+  RunType,
+} from '@webdata/contract';
+import { LIMITS } from '@webdata/contract';
+import type pg from 'pg';
+import {
+  CANCELLABLE,
+  canCancel,
+  canRetry,
+  RETRIED_ITEMS,
+  settle,
+  statusOnClaim,
+} from '../../engine/run-state.js';
+import { newId } from '../../ids.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import type {
+  ApiKeyRecord,
+  ClaimedItem,
+  ItemOutcome,
+  NewRun,
+  Page,
+  RunChange,
+  RunChanges,
+  RunChangesQuery,
+  RunListQuery,
+  Store,
+  StoredRun,
+} from '../store.js';
+import { createPostgresPool, mapPostgresError, query, transaction } from './connection.js';
+import { migratePostgres } from './migrate.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PostgresSearchIndex } from './postgres-search-index.js';
+import { RUN_CHANGES_CHANNEL, RunChangeListener } from './run-change-listener.js';
+
+type Client = pg.Pool | pg.PoolClient;
+
+interface RunRow {
+  seq: string;
+  id: string;
+  owner: string;
+  type: RunType;
+  status: RunStatus;
+  urls: string[];
+  params: Record<string, unknown>;
+  error: ErrorInfo | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  version: string;
+  item_count: number;
+  /** Item counts by status (`SELECT_RUN` adds them). */
+  stats: Partial<Record<keyof RunStats, number>> | null;
+}
+
+interface ResultRow {
+  seq: string;
+  id: string;
+  run_id: string;
+  url: string;
+  final_url: string | null;
+  status: ResultStatus;
+  title: string | null;
+  depth: number;
+  parent_url: string | null;
+  http_status: number | null;
+  content_type: string | null;
+  data: Record<string, unknown> | null;
+  has_screenshot: boolean;
+  screenshot_error: ErrorInfo | null;
+  error: ErrorInfo | null;
+  formats: string[];
+  created_at: Date;
+}
+
+/** A run row with its item counts by status, in one statement (no N+1 for lists). */
+const SELECT_RUN = `
+  SELECT r.*, (
+    SELECT json_object_agg(status, n) FROM (
+      SELECT status, count(*)::int AS n FROM items WHERE run_id = r.id GROUP BY status
+    ) counts
+  ) AS stats
+  FROM runs r`;
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+
+/** Where a result's blobs live: under its run, so deleting a run is one prefix. */
+const resultPrefix = (runId: string, resultId: string) => `runs/${runId}/${resultId}/`;
+const SCREENSHOT = 'screenshot.png';
+
+/** How often at most one process announces progress (not transitions) of one run. */
+const PROGRESS_TICK_MS = 200;
+
+/** Settings of {@link PostgresStore}. */
+export interface PostgresStoreOptions {
+  url: string;
+  blobs: BlobStore;
+  poolSize?: number;
+  onError?: (error: Error) => void;
+}
+
+/**
+ * The store for scale-out: any number of API and worker processes share one
+ * PostgreSQL database and one blob store.
+ *
+ * - Work distribution is PostgreSQL's own: items are claimed with
+ *   `FOR UPDATE SKIP LOCKED` in a short transaction, each claim with a lease
+ *   token and expiry (the database's clock); workers heartbeat; expired
+ *   leases go back to the queue; a result is written only in the transaction
+ *   that holds the item's lease, so a worker that lost it writes nothing.
+ * - Runs' changes are announced with `pg_notify` on commit (transitions
+ *   always, progress at most every {@link PROGRESS_TICK_MS} per process); each
+ *   process LISTENs on one connection.
+ * - Locks are taken in one order everywhere (items, then their run), so
+ *   claims, completions, cancels and deletes do not deadlock.
+ * - The state machine is the engine's (`engine/run-state.ts`): this class
+ *   persists its decisions and holds no rule.
+ */
+export class PostgresStore implements Store {
+  readonly shared = true;
+  readonly description: string;
+  readonly search: PostgresSearchIndex;
+  private readonly pool: pg.Pool;
+  private readonly ready: Promise<void>;
+  private readonly lastTick = new Map<string, number>();
+  /** Where this process's next claim starts in the rotation of active runs. */
+  private claimRotation = 0;
+
+  constructor(private readonly options: PostgresStoreOptions) {
+    const url = new URL(options.url);
+    this.description = `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}; blobs: ${options.blobs.description}`;
+    this.pool = createPostgresPool(options.url, {
+      max: options.poolSize ?? 10,
+      onIdleError: (error) => options.onError?.(error),
+    });
+    this.search = new PostgresSearchIndex(this.pool);
+    this.ready = migratePostgres(this.pool, POSTGRES_MIGRATIONS).then(() => undefined);
+    // Callers see a failed migration on their first call; it must not be an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  /** Resolves once the schema is up to date (every method waits for it). */
+  async open(): Promise<void> {
+    await this.ready;
+  }
+
+  private async q<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
+    await this.ready;
+    return (await query<R>(this.pool, text, values)).rows;
+  }
+
+  private async tx<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.ready;
+    return transaction(this.pool, work);
+  }
+
+  private toStored(row: RunRow): StoredRun {
+    const stats: RunStats = { total: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+    for (const [status, n] of Object.entries(row.stats ?? {})) {
+      if (status in stats) stats[status as keyof RunStats] = n;
+      stats.total += n;
+    }
+    const run: Run = {
+      id: row.id,
+      status: row.status,
+      type: row.type,
+      urls: row.urls,
+      created_at: iso(row.created_at)!,
+      updated_at: iso(row.updated_at)!,
+      started_at: iso(row.started_at),
+      finished_at: iso(row.finished_at),
+      params: row.params,
+      stats,
+      error: row.error,
+    };
+    return { run, owner: row.owner, version: Number(row.version) };
+  }
+
+  private async readRun(client: Client, runId: string): Promise<StoredRun | null> {
+    const { rows } = await client.query<RunRow>(`${SELECT_RUN} WHERE r.id = $1`, [runId]);
+    return rows[0] ? this.toStored(rows[0]) : null;
+  }
+
+  /**
+   * Bumps a run's version and announces it on commit: always for a
+   * transition, at most every tick for progress.
+   */
+  private async touch(client: pg.PoolClient, runId: string, transition: boolean): Promise<void> {
+    const { rows } = await client.query<{ version: string; status: RunStatus }>(
+      'UPDATE runs SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version, status',
+      [runId],
+    );
+    if (rows[0])
+      await this.announce(
+        client,
+        { id: runId, version: Number(rows[0].version), status: rows[0].status },
+        transition,
+      );
+  }
+
+  private async announce(client: pg.PoolClient, change: RunChange, transition: boolean): Promise<void> {
+    const now = Date.now();
+    if (!transition && now - (this.lastTick.get(change.id) ?? 0) < PROGRESS_TICK_MS) return;
+    this.lastTick.set(change.id, now);
+    if (this.lastTick.size > 10_000) this.lastTick.clear();
+    await client.query('SELECT pg_notify($1, $2)', [RUN_CHANGES_CHANNEL, JSON.stringify(change)]);
+  }
+
+  async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
+    return this.tx(async (client) => {
+      if (input.idempotencyKey !== undefined) {
+        // Two requests with one key at once: the second waits here, then finds the first's run.
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          JSON.stringify([input.owner, input.idempotencyKey]),
+        ]);
+        const { rows } = await client.query<RunRow>(
+          `${SELECT_RUN} WHERE r.owner = $1 AND r.idempotency_key = $2`,
+          [input.owner, input.idempotencyKey],
+        );
+        const existing = rows[0];
+        if (existing) {
+          if (Date.now() - existing.created_at.getTime() < LIMITS.idempotencyTtlSeconds * 1000) {
+            return { run: this.toStored(existing), created: false };
+          }
+          await client.query('UPDATE runs SET idempotency_key = NULL WHERE id = $1', [existing.id]);
+        }
+      }
+      const runId = newId('run');
+      const now = new Date();
+      await client.query(
+        `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7)`,
+        [
+          runId,
+          input.owner,
+          input.type,
+          JSON.stringify(input.urls),
+          JSON.stringify(input.params),
+          now,
+          input.idempotencyKey ?? null,
+        ],
+      );
+      const inserted = await client.query(
+        `INSERT INTO items (id, run_id, url, url_key, depth, status, updated_at)
+         SELECT id, $1, url, key, depth, 'queued', $2
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS t(id, url, key, depth, ord)
+         ORDER BY ord
+         ON CONFLICT (run_id, url_key) DO NOTHING`,
+        [
+          runId,
+          now,
+          input.items.map(() => newId('itm')),
+          input.items.map((item) => item.url),
+          input.items.map((item) => item.key),
+          input.items.map((item) => item.depth),
+        ],
+      );
+      await client.query('UPDATE runs SET item_count = $2 WHERE id = $1', [runId, inserted.rowCount ?? 0]);
+      // Workers in other processes learn of new work without waiting for their idle poll.
+      await this.announce(client, { id: runId, version: 1, status: 'queued' }, true);
+      return { run: (await this.readRun(client, runId))!, created: true };
+    });
+  }
+
+  async getRun(owner: string, runId: string): Promise<StoredRun | null> {
+    const rows = await this.q<RunRow>(`${SELECT_RUN} WHERE r.id = $1 AND r.owner = $2`, [runId, owner]);
+    return rows[0] ? this.toStored(rows[0]) : null;
+  }
+
+  async getRunHead(runId: string): Promise<{ owner: string; version: number } | null> {
+    const rows = await this.q<{ owner: string; version: string }>(
+      'SELECT owner, version FROM runs WHERE id = $1',
+      [runId],
+    );
+    return rows[0] ? { owner: rows[0].owner, version: Number(rows[0].version) } : null;
+  }
+
+  async listRuns(listQuery: RunListQuery): Promise<Page<Run>> {
+    const where = ['r.owner = $1'];
+    const args: unknown[] = [listQuery.owner];
+    const add = (sql: string, value: unknown) => {
+      args.push(value);
+      where.push(sql.replace('?', `$${args.length}`));
+    };
+    if (listQuery.status) add('r.status = ?', listQuery.status);
+    if (listQuery.type) add('r.type = ?', listQuery.type);
+    if (listQuery.ids) add('r.id = ANY(?)', listQuery.ids);
+    if (listQuery.cursor) add('r.seq < ?', decodeCursor('runs', listQuery.cursor));
+    args.push(listQuery.limit + 1);
+    const rows = await this.q<RunRow>(
+      `${SELECT_RUN} WHERE ${where.join(' AND ')} ORDER BY r.seq DESC LIMIT $${args.length}`,
+      args,
+    );
+    const more = rows.length > listQuery.limit;
+    const pageRows = rows.slice(0, listQuery.limit);
+    return {
+      data: pageRows.map((row) => this.toStored(row).run),
+      next_cursor: more ? encodeCursor('runs', Number(pageRows.at(-1)!.seq)) : null,
+    };
+  }
+
+  async changeCursor(): Promise<number> {
+    const rows = await this.q<{ last: string }>('SELECT last FROM run_change_counter WHERE id = 1');
+    return Number(rows[0]!.last);
+  }
+
+  async listRunChanges(changes: RunChangesQuery): Promise<RunChanges> {
+    const args: unknown[] = [changes.owner, changes.since, changes.limit];
+    const idFilter = changes.ids ? ' AND r.id = ANY($4)' : '';
+    if (changes.ids) args.push(changes.ids);
+    const rows = await this.q<RunRow & { change_seq: string }>(
+      `${SELECT_RUN} WHERE r.owner = $1 AND r.change_seq > $2${idFilter} ORDER BY r.change_seq LIMIT $3`,
+      args,
+    );
+    let missing: string[] = [];
+    if (changes.ids) {
+      const present = await this.q<{ id: string }>('SELECT id FROM runs WHERE owner = $1 AND id = ANY($2)', [
+        changes.owner,
+        changes.ids,
+      ]);
+      const found = new Set(present.map((row) => row.id));
+      missing = changes.ids.filter((id) => !found.has(id));
+    }
+    return {
+      runs: rows.map((row) => this.toStored(row).run),
+      cursor: rows.length > 0 ? Number(rows.at(-1)!.change_seq) : changes.since,
+      missing,
+    };
+  }
+
+  /** Locks runs in one order (by id) before their versions are bumped, which takes the change counter. */
+  private async lockRuns(client: pg.PoolClient, runIds: string[]): Promise<void> {
+    await client.query('SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE', [runIds]);
+  }
+
+  async cancelRun(owner: string, runId: string): Promise<StoredRun | null> {
+    return this.tx(async (client) => {
+      const head = await client.query<{ status: RunStatus }>(
+        'SELECT status FROM runs WHERE id = $1 AND owner = $2',
+        [runId, owner],
+      );
+      if (!head.rows[0] || !canCancel(head.rows[0].status)) return null;
+      // Items first (the lock order of claims and completions): a worker's late write then finds no lease.
+      await client.query(
+        `UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = now()
+         WHERE run_id = $1 AND status IN ('queued', 'running')`,
+        [runId],
+      );
+      const cancelled = await client.query<{ version: string }>(
+        `UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now(), version = version + 1
+         WHERE id = $1 AND status = ANY($2) RETURNING version`,
+        [runId, [...CANCELLABLE]],
+      );
+      if (!cancelled.rows[0]) return null;
+      await this.announce(
+        client,
+        { id: runId, version: Number(cancelled.rows[0].version), status: 'cancelled' },
+        true,
+      );
+      return this.readRun(client, runId);
+    });
+  }
+
+  async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
+    const replaced: string[] = [];
+    const retried = await this.tx(async (client) => {
+      replaced.length = 0;
+      const head = await client.query<{ status: RunStatus }>(
+        'SELECT status FROM runs WHERE id = $1 AND owner = $2 FOR UPDATE',
+        [runId, owner],
+      );
+      if (!head.rows[0] || !canRetry(head.rows[0].status)) return null;
+      const results = await client.query<{ id: string }>(
+        `DELETE FROM results r USING items i
+         WHERE r.item_id = i.id AND r.run_id = $1 AND i.status = ANY($2) RETURNING r.id`,
+        [runId, [...RETRIED_ITEMS]],
+      );
+      replaced.push(...results.rows.map((row) => row.id));
+      const requeued = await client.query(
+        `UPDATE items SET status = 'queued', attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = now()
+         WHERE run_id = $1 AND status = ANY($2)`,
+        [runId, [...RETRIED_ITEMS]],
+      );
+      await client.query(
+        `UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL WHERE id = $1`,
+        [runId],
+      );
+      if (requeued.rowCount === 0) await this.settleRun(client, runId);
+      await this.touch(client, runId, true);
+      return this.readRun(client, runId);
+    });
+    await this.deleteBlobs(runId, replaced);
+    return retried;
+  }
+
+  private async deleteBlobs(runId: string, resultIds: string[]): Promise<void> {
+    for (const id of resultIds) {
+      await this.options.blobs
+        .deletePrefix(resultPrefix(runId, id))
+        .catch((error) => this.options.onError?.(error));
+    }
+  }
+
+  async deleteRun(owner: string, runId: string): Promise<boolean> {
+    const deleted = await this.tx(async (client) => {
+      const head = await client.query('SELECT 1 FROM runs WHERE id = $1 AND owner = $2', [runId, owner]);
+      if (!head.rowCount) return false;
+      await client.query('DELETE FROM items WHERE run_id = $1', [runId]);
+      await client.query('DELETE FROM results WHERE run_id = $1', [runId]);
+      await client.query('DELETE FROM url_aliases WHERE run_id = $1', [runId]);
+      await this.search.removeRunIn(client, runId);
+      await client.query('DELETE FROM runs WHERE id = $1', [runId]);
+      await this.announce(client, { id: runId, version: 0, status: 'deleted' }, true);
+      return true;
+    });
+    if (deleted) {
+      await this.options.blobs.deletePrefix(`runs/${runId}/`).catch((error) => this.options.onError?.(error));
+    }
+    return deleted;
+  }
+
+  async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
+    if (count <= 0) return [];
+    return this.tx(async (client) => {
+      const active = await client.query<{ n: string }>(
+        "SELECT count(*) AS n FROM runs WHERE status IN ('queued', 'running')",
+      );
+      const runs = Number(active.rows[0]!.n);
+      if (runs === 0) return [];
+      // A first pass gives each active run its share, starting from the next run in this process's
+      // rotation (so a big crawl cannot take every freed slot); a second fills what runs with less work left open.
+      const claimed: ClaimedRow[] = [];
+      const rotation = this.claimRotation++ % runs;
+      for (const share of [Math.max(1, Math.ceil(count / runs)), count]) {
+        const room = count - claimed.length;
+        if (room <= 0) break;
+        const { rows } = await client.query<ClaimedRow>(CLAIM_SQL, [
+          share,
+          room,
+          workerId,
+          leaseMs,
+          rotation,
+          runs,
+        ]);
+        claimed.push(...rows);
+        if (share === count) break;
+      }
+      if (claimed.length === 0) return [];
+      claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
+      const runIds = [...new Set(claimed.map((row) => row.run_id))];
+      await this.lockRuns(client, runIds);
+      const { rows: runRows } = await client.query<{
+        id: string;
+        owner: string;
+        type: RunType;
+        params: Record<string, unknown>;
+        status: RunStatus;
+        version: string;
+        previous: RunStatus;
+      }>(
+        `UPDATE runs r SET status = CASE WHEN r.status = 'queued' THEN $2 ELSE r.status END,
+            started_at = coalesce(r.started_at, now()), updated_at = now(), version = r.version + 1
+         FROM (SELECT id, status FROM runs WHERE id = ANY($1)) before
+         WHERE r.id = before.id
+         RETURNING r.id, r.owner, r.type, r.params, r.status, r.version, before.status AS previous`,
+        [runIds, statusOnClaim('queued')],
+      );
+      const byId = new Map(runRows.map((run) => [run.id, run]));
+      for (const run of runRows) {
+        await this.announce(
+          client,
+          { id: run.id, version: Number(run.version), status: run.status },
+          run.status !== run.previous,
+        );
+      }
+      return claimed.map((row) => {
+        const run = byId.get(row.run_id)!;
+        return {
+          itemId: row.id,
+          runId: row.run_id,
+          owner: run.owner,
+          runType: run.type,
+          params: run.params,
+          url: row.url,
+          depth: row.depth,
+          parentUrl: row.parent_url,
+          leaseToken: row.lease_token,
+        };
+      });
+    });
+  }
+
+  async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
+    const rows = await this.q(
+      `UPDATE items SET lease_until = now() + $3 * interval '1 millisecond'
+       WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING 1`,
+      [item.itemId, item.leaseToken, leaseMs],
+    );
+    return rows.length === 1;
+  }
+
+  async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
+    // Blobs first, under a new result id: the transaction below then only records them.
+    const resultId = newId('res');
+    const prefix = resultPrefix(item.runId, resultId);
+    const formats = Object.entries(outcome.contents).filter(([, body]) => body !== undefined) as [
+      string,
+      string,
+    ][];
+    await Promise.all([
+      ...formats.map(([format, body]) => this.options.blobs.put(`${prefix}${format}`, body)),
+      ...(outcome.screenshot ? [this.options.blobs.put(`${prefix}${SCREENSHOT}`, outcome.screenshot)] : []),
+    ]);
+    const replaced: string[] = [];
+    let written = false;
+    try {
+      written = await this.tx(async (client) => {
+        replaced.length = 0;
+        // The lease is checked in the transaction that writes: a worker that lost it writes nothing.
+        const held = await client.query(
+          "SELECT 1 FROM items WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE",
+          [item.itemId, item.leaseToken],
+        );
+        if (!held.rowCount) return false;
+        const run = await client.query<{ item_count: number }>(
+          'SELECT item_count FROM runs WHERE id = $1 FOR UPDATE',
+          [item.runId],
+        );
+        if (!run.rows[0]) return false;
+        await client.query(
+          'UPDATE items SET status = $2, lease_owner = NULL, lease_token = NULL, updated_at = now() WHERE id = $1',
+          [item.itemId, outcome.status],
+        );
+        const previous = await client.query<{ id: string }>(
+          'DELETE FROM results WHERE item_id = $1 RETURNING id',
+          [item.itemId],
+        );
+        replaced.push(...previous.rows.map((row) => row.id));
+        const r = outcome.result;
+        await client.query(
+          `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
+             content_type, data, has_screenshot, screenshot_error, error, formats, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())`,
+          [
+            resultId,
+            item.runId,
+            item.itemId,
+            item.url,
+            r.final_url,
+            outcome.status,
+            r.title,
+            item.depth,
+            item.parentUrl,
+            r.http_status,
+            r.content_type,
+            r.data === null ? null : JSON.stringify(r.data),
+            outcome.screenshot !== undefined,
+            r.screenshot_error && JSON.stringify(r.screenshot_error),
+            r.error && JSON.stringify(r.error),
+            formats.map(([format]) => format),
+          ],
+        );
+        if (outcome.aliases?.length) await this.addAliases(client, item.runId, outcome.aliases);
+        if (outcome.discovered?.length) {
+          await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit);
+        }
+        if (outcome.document) await this.search.upsertIn(client, outcome.document);
+        const settled = await this.settleRun(client, item.runId);
+        await this.touch(client, item.runId, settled);
+        return true;
+      });
+    } finally {
+      // A refused or failed write leaves no blob behind; a replaced result's blobs go too.
+      await this.deleteBlobs(item.runId, written ? replaced : [resultId]);
+    }
+    return written;
+  }
+
+  /** Persists the engine's settlement of a run whose items may all be done; true when it settled. */
+  private async settleRun(client: pg.PoolClient, runId: string): Promise<boolean> {
+    const run = await this.readRun(client, runId);
+    if (!run) return false;
+    const settled = settle(run.run.status, run.run.stats);
+    if (!settled) return false;
+    await client.query(
+      `UPDATE runs SET status = $2, error = $3, finished_at = now(), started_at = coalesce(started_at, now())
+       WHERE id = $1`,
+      [runId, settled.status, settled.error && JSON.stringify(settled.error)],
+    );
+    return true;
+  }
+
+  /** Records other URLs the page is known by; a queued item for one is dropped (unless a worker just took it). */
+  private async addAliases(client: pg.PoolClient, runId: string, aliases: string[]): Promise<void> {
+    await client.query(
+      `INSERT INTO url_aliases (run_id, url_key) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [runId, aliases],
+    );
+    const dropped = await client.query(
+      `DELETE FROM items WHERE id IN (
+         SELECT id FROM items WHERE run_id = $1 AND url_key = ANY($2) AND status = 'queued' FOR UPDATE SKIP LOCKED)`,
+      [runId, aliases],
+    );
+    if (dropped.rowCount) {
+      await client.query('UPDATE runs SET item_count = item_count - $2 WHERE id = $1', [
+        runId,
+        dropped.rowCount,
+      ]);
+    }
+  }
+
+  /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
+  private async addItems(
+    client: pg.PoolClient,
+    runId: string,
+    urls: NonNullable<ItemOutcome['discovered']>,
+    limit: number | undefined,
+  ): Promise<void> {
+    const { rows } = await client.query<{ item_count: number }>('SELECT item_count FROM runs WHERE id = $1', [
+      runId,
+    ]);
+    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - rows[0]!.item_count;
+    let inserted = 0;
+    // In order, one by one up to the limit: which URLs make it must not depend on duplicates further on.
+    for (const found of urls) {
+      if (room <= 0) break;
+      const result = await client.query(
+        `INSERT INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
+         SELECT $1, $2, $3, $4, $5, $6, 'queued', now()
+         WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = $2 AND url_key = $4)
+         ON CONFLICT (run_id, url_key) DO NOTHING`,
+        [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl],
+      );
+      room -= result.rowCount ?? 0;
+      inserted += result.rowCount ?? 0;
+    }
+    if (inserted > 0) {
+      await client.query('UPDATE runs SET item_count = item_count + $2 WHERE id = $1', [runId, inserted]);
+    }
+  }
+
+  async releaseItem(item: ClaimedItem): Promise<void> {
+    await this.tx(async (client) => {
+      const released = await client.query(
+        `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0)
+         WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+        [item.itemId, item.leaseToken],
+      );
+      if (released.rowCount === 1) await this.touch(client, item.runId, false);
+    });
+  }
+
+  /** The reaper: items whose lease expired (their worker died or hangs) go back to the queue. */
+  async requeueInterrupted(options: { all: boolean }): Promise<number> {
+    return this.tx(async (client) => {
+      const { rows } = await client.query<{ run_id: string }>(
+        `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, updated_at = now()
+         WHERE id IN (
+           SELECT id FROM items WHERE status = 'running'${options.all ? '' : ' AND lease_until < now()'}
+           FOR UPDATE SKIP LOCKED)
+         RETURNING run_id`,
+      );
+      const runIds = [...new Set(rows.map((row) => row.run_id))];
+      await this.lockRuns(client, runIds);
+      for (const runId of runIds) await this.touch(client, runId, false);
+      return rows.length;
+    });
+  }
+
+  private toResult(row: ResultRow): Result {
+    return {
+      id: row.id,
+      run_id: row.run_id,
+      url: row.url,
+      final_url: row.final_url,
+      status: row.status,
+      title: row.title,
+      depth: row.depth,
+      parent_url: row.parent_url,
+      http_status: row.http_status,
+      content_type: row.content_type,
+      data: row.data,
+      has_screenshot: row.has_screenshot,
+      screenshot_error: row.screenshot_error,
+      error: row.error,
+      created_at: iso(row.created_at)!,
+    };
+  }
+
+  async listResults(
+    owner: string,
+    runId: string,
+    listQuery: { status?: ResultStatus | undefined; limit: number; cursor?: string | undefined },
+  ): Promise<Page<Result> | null> {
+    const owned = await this.q('SELECT 1 FROM runs WHERE id = $1 AND owner = $2', [runId, owner]);
+    if (owned.length === 0) return null;
+    const where = ['run_id = $1'];
+    const args: unknown[] = [runId];
+    if (listQuery.status) {
+      args.push(listQuery.status);
+      where.push(`status = $${args.length}`);
+    }
+    if (listQuery.cursor) {
+      args.push(decodeCursor('results', listQuery.cursor));
+      where.push(`seq > $${args.length}`);
+    }
+    args.push(listQuery.limit + 1);
+    const rows = await this.q<ResultRow>(
+      `SELECT * FROM results WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${args.length}`,
+      args,
+    );
+    const more = rows.length > listQuery.limit;
+    const pageRows = rows.slice(0, listQuery.limit);
+    return {
+      data: pageRows.map((row) => this.toResult(row)),
+      next_cursor: more ? encodeCursor('results', Number(pageRows.at(-1)!.seq)) : null,
+    };
+  }
+
+  async getResult(owner: string, runId: string, resultId: string): Promise<Result | null> {
+    const rows = await this.q<ResultRow>(
+      'SELECT res.* FROM results res JOIN runs r ON r.id = res.run_id WHERE res.id = $1 AND res.run_id = $2 AND r.owner = $3',
+      [resultId, runId, owner],
+    );
+    return rows[0] ? this.toResult(rows[0]) : null;
+  }
+
+  async getContent(resultId: string, format: ResultContentFormat): Promise<string | null> {
+    const rows = await this.q<{ run_id: string; formats: string[] }>(
+      'SELECT run_id, formats FROM results WHERE id = $1',
+      [resultId],
+    );
+    if (!rows[0]?.formats.includes(format)) return null;
+    const body = await this.options.blobs.get(`${resultPrefix(rows[0].run_id, resultId)}${format}`);
+    return body === null ? null : body.toString('utf8');
+  }
+
+  async getScreenshot(runId: string, resultId: string): Promise<Buffer | null> {
+    const rows = await this.q('SELECT 1 FROM results WHERE id = $1 AND run_id = $2 AND has_screenshot', [
+      resultId,
+      runId,
+    ]);
+    if (rows.length === 0) return null;
+    return this.options.blobs.get(`${resultPrefix(runId, resultId)}${SCREENSHOT}`);
+  }
+
+  async createApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.q(
+      'INSERT INTO api_keys (id, owner, name, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [record.id, record.owner, record.name, record.secretHash, record.createdAt, record.revokedAt],
+    );
+  }
+
+  private static toKey(row: KeyRow): ApiKeyRecord {
+    return {
+      id: row.id,
+      owner: row.owner,
+      name: row.name,
+      secretHash: row.secret_hash,
+      createdAt: row.created_at.toISOString(),
+      revokedAt: iso(row.revoked_at),
+    };
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const rows = await this.q<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+    return rows[0] ? PostgresStore.toKey(rows[0]) : null;
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    return (await this.q<KeyRow>('SELECT * FROM api_keys ORDER BY created_at')).map(PostgresStore.toKey);
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    const rows = await this.q(
+      'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING 1',
+      [id],
+    );
+    return rows.length === 1;
+  }
+
+  async watchRuns(onChange: (change: RunChange) => void, onResync: () => void): Promise<() => Promise<void>> {
+    const listener = new RunChangeListener(this.options.url, onChange, onResync, (error) =>
+      this.options.onError?.(error),
+    );
+    await listener.start();
+    return () => listener.close();
+  }
+
+  async close(): Promise<void> {
+    await this.ready.catch(() => {});
+    await this.pool.end().catch(mapPostgresError);
+  }
+}
+
+interface ClaimedRow {
+  seq: string;
+  id: string;
+  run_id: string;
+  url: string;
+  depth: number;
+  parent_url: string | null;
+  lease_token: string;
+}
+
+interface KeyRow {
+  id: string;
+  owner: string;
+  name: string;
+  secret_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/**
+ * One claim: up to $1 queued items from each active run (oldest first within
+ * a run; runs by age, rotated by $5 of $6), $2 in all, skipping items another worker is
+ * claiming right now; each gets a fresh lease token and an expiry on the
+ * database's clock.
+ */
+const CLAIM_SQL = `
+  WITH picked AS (
+    SELECT q.id FROM (
+      SELECT id FROM (
+        SELECT id, row_number() OVER (ORDER BY seq) - 1 AS place FROM runs WHERE status IN ('queued', 'running')
+      ) ranked ORDER BY (place + $6 - $5) % $6
+    ) active
+    CROSS JOIN LATERAL (
+      SELECT i.id FROM items i WHERE i.run_id = active.id AND i.status = 'queued'
+      ORDER BY i.seq LIMIT $1 FOR UPDATE SKIP LOCKED
+    ) q
+    -- No ORDER BY here: the nested loop keeps the runs' order and stops at the limit, so only the
+    -- items handed out are locked.
+    LIMIT $2
+  )
+  UPDATE items SET status = 'running', lease_owner = $3, lease_token = gen_random_uuid()::text,
+    lease_until = now() + $4 * interval '1 millisecond', attempts = attempts + 1, updated_at = now()
+  FROM picked WHERE items.id = picked.id
+  RETURNING items.seq, items.id, items.run_id, items.url, items.depth, items.parent_url, items.lease_token`;
