@@ -7,7 +7,7 @@ import { buildOpenApiDocument } from './openapi.js';
 /** The endpoint table of the specification, read from the specification itself. */
 function specificationEndpoints(): { method: string; path: string }[] {
   const spec = readFileSync(
-    fileURLToPath(new URL('../../../../shared/spec/web-data-service.md', import.meta.url)),
+    fileURLToPath(new URL('../../../docs/specification.md', import.meta.url)),
     'utf8',
   );
   const rows = [...spec.matchAll(/^\| (GET|POST|DELETE|PUT|PATCH) \| (\/api\/v1\/[^ |]*) \|/gm)];
