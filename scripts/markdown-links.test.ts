@@ -20,7 +20,8 @@ describe('Markdown links', () => {
       },
     )
       .split('\n')
-      .filter(Boolean);
+      // Test fixtures are data a test feeds to a program (links with placeholders filled at test time).
+      .filter((file) => file && !file.includes('/fixtures/'));
     expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'apps/server/README.md']));
     expect(await markdownLinkProblems(repository, files)).toEqual([]);
   });
