@@ -191,46 +191,49 @@ export class PostgresSearchIndex implements SearchIndexLike {
       mode === 'any'
         ? `1 + ${COVERAGE_BOOST} * (${clauses.map((q) => `(d.tsv @@ ${q})::int`).join(' + ')})::float8 / ${clauses.length}`
         : '1';
+    // Each step is MATERIALIZED so the plan is this one whatever the statistics say: the matching
+    // documents first (GIN index), then their query lexemes, then one frequency lookup per lexeme.
     const sql = `
-      WITH stats AS (
+      WITH stats AS MATERIALIZED (
         SELECT documents::float8 AS n, greatest(total_length::float8 / greatest(documents, 1), 1) AS avgdl
         FROM search_collection_stats WHERE owner = $1 AND collection = $2
-      ), q AS (SELECT ${match} AS query),
-      terms AS (
+      ), q AS MATERIALIZED (SELECT ${match} AS query),
+      terms AS MATERIALIZED (
         SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', ${exact}))) AS term
-      ), prefixes AS (
+      ), prefixes AS MATERIALIZED (
         SELECT unnest(${prefixWords}::text[]) AS p
         UNION SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', array_to_string(${prefixWords}::text[], ' '))))
-      ), candidates AS (
+      ), candidates AS MATERIALIZED (
         SELECT d.seq, d.tsv, d.length, ${coverage} AS coverage FROM search_documents d, q
         WHERE d.owner = $1 AND d.collection = $2 AND d.tsv @@ q.query${filters}
+      ), matches AS MATERIALIZED (
+        SELECT c.seq, c.length, c.coverage, u.lexeme, (
+          SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
+          FROM unnest(u.weights) AS w
+        )::float8 AS tf
+        FROM candidates c, unnest(c.tsv) AS u
+        WHERE u.lexeme IN (SELECT term FROM terms)
+          OR EXISTS (SELECT 1 FROM prefixes WHERE starts_with(u.lexeme, prefixes.p))
+      ), frequencies AS MATERIALIZED (
+        SELECT m.lexeme, coalesce((
+          SELECT t.documents FROM search_terms t WHERE t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
+        ), 0)::float8 AS df
+        FROM (SELECT DISTINCT lexeme FROM matches) m
       ), scored AS (
-        SELECT c.seq, sum(
-          ln(1 + (stats.n - t.documents + 0.5) / (t.documents + 0.5))
-          * (m.tf * ${K1 + 1}) / (m.tf + ${K1} * (1 - ${B} + ${B} * c.length / stats.avgdl))
-        ) * max(c.coverage) AS score
-        FROM candidates c
-        CROSS JOIN stats
-        CROSS JOIN LATERAL (
-          SELECT u.lexeme, (
-            SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
-            FROM unnest(u.weights) AS w
-          )::float8 AS tf
-          FROM unnest(c.tsv) AS u
-          WHERE u.lexeme IN (SELECT term FROM terms) OR u.lexeme LIKE ANY(SELECT p || '%' FROM prefixes)
-        ) m
-        JOIN search_terms t ON t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
-        GROUP BY c.seq
-      ), page AS (
+        SELECT m.seq, sum(
+          ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5))
+          * (m.tf * ${K1 + 1}) / (m.tf + ${K1} * (1 - ${B} + ${B} * m.length / stats.avgdl))
+        ) * max(m.coverage) AS score
+        FROM matches m JOIN frequencies f USING (lexeme) CROSS JOIN stats
+        GROUP BY m.seq
+      ), page AS MATERIALIZED (
         SELECT s.seq, s.score FROM scored s ORDER BY s.score DESC, s.seq LIMIT ${bind(limit)} OFFSET ${bind(offset)}
       )
-      SELECT d.id, d.url, d.title, d.collection, d.indexed_at,
-        (SELECT p.score FROM page p WHERE p.seq = d.seq) AS score,
+      SELECT d.id, d.url, d.title, d.collection, d.indexed_at, p.score,
         ts_headline('${CONFIG}', d.body, q.query, ${bind(HEADLINE_OPTIONS)}) AS snippet,
         ts_headline('${CONFIG}', coalesce(d.title, '') || E'\\n' || d.headings, q.query, ${bind(HEADLINE_OPTIONS)}) AS any_snippet
-      FROM search_documents d, q
-      WHERE d.seq IN (SELECT seq FROM page)
-      ORDER BY score DESC, d.seq`;
+      FROM page p JOIN search_documents d ON d.seq = p.seq CROSS JOIN q
+      ORDER BY p.score DESC, d.seq`;
     return (await query<RankedRow>(this.pool, sql, args)).rows;
   }
 

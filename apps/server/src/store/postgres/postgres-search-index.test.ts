@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqliteSearchIndex } from '../../search/sqlite-search-index.js';
+import { createPostgresPool } from './connection.js';
+import { migratePostgres } from './migrate.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { PostgresSearchIndex } from './postgres-search-index.js';
+import {
+  postgresForTests,
+  startThrowawayPostgres,
+  type ThrowawayPostgres,
+} from './throwaway-postgres.test-support.js';
+
+/** The hand-written corpus of the search quality harness: 156 pages, 50 judged queries, none written for this test. */
+const HANDWRITTEN = new URL('../../../quality/search/handwritten/', import.meta.url);
+
+interface Page {
+  id: string;
+  url: string;
+  title: string;
+  headings: string[];
+  body: string;
+}
+
+const pages: Page[] = readdirSync(fileURLToPath(new URL('corpus/', HANDWRITTEN)))
+  .filter((file) => file.endsWith('.json'))
+  .flatMap(
+    (file) =>
+      JSON.parse(readFileSync(fileURLToPath(new URL(`corpus/${file}`, HANDWRITTEN)), 'utf8')) as Page[],
+  );
+const queries = JSON.parse(readFileSync(fileURLToPath(new URL('queries.json', HANDWRITTEN)), 'utf8')) as {
+  query: string;
+  relevant: string[];
+}[];
+
+describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchIndex', () => {
+  let cluster: ThrowawayPostgres;
+  let pool: pg.Pool;
+  let postgres: PostgresSearchIndex;
+  const sqlite = new SqliteSearchIndex(new Database(':memory:'));
+  const idOf = new Map(pages.map((page) => [page.url, page.id]));
+  const doc = (page: Page, owner = 'own_a', collection = 'docs') => ({
+    owner,
+    collection,
+    url: page.url,
+    title: page.title,
+    headings: page.headings,
+    body: page.body,
+    runId: 'run_1',
+  });
+
+  beforeAll(async () => {
+    cluster = await startThrowawayPostgres();
+    pool = createPostgresPool(await cluster.createDatabase());
+    await migratePostgres(pool, POSTGRES_MIGRATIONS);
+    postgres = new PostgresSearchIndex(pool);
+    for (const page of pages) {
+      sqlite.upsert(doc(page));
+      await postgres.upsert(doc(page));
+    }
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await cluster?.stop();
+  });
+
+  it('ranks the same documents close to the SQLite index (same queries, same pages)', async () => {
+    let sameFirst = 0;
+    let overlap = 0;
+    const reciprocal = { sqlite: 0, postgres: 0 };
+    for (const { query, relevant } of queries) {
+      const params = { query, collection: 'docs', limit: 10 } as const;
+      const a = sqlite.search('own_a', params).data.map((hit) => idOf.get(hit.url)!);
+      const b = (await postgres.search('own_a', params)).data.map((hit) => idOf.get(hit.url)!);
+      if (a[0] !== undefined && a[0] === b[0]) sameFirst++;
+      const topA = new Set(a.slice(0, 5));
+      overlap += b.slice(0, 5).filter((id) => topA.has(id)).length / Math.max(1, Math.min(5, topA.size));
+      const rr = (ids: string[]) => {
+        const rank = ids.findIndex((id) => relevant.includes(id));
+        return rank < 0 ? 0 : 1 / (rank + 1);
+      };
+      reciprocal.sqlite += rr(a);
+      reciprocal.postgres += rr(b);
+    }
+    const n = queries.length;
+    const figures = {
+      queries: n,
+      sameFirstHit: sameFirst / n,
+      top5Overlap: overlap / n,
+      mrr10: { sqlite: reciprocal.sqlite / n, postgres: reciprocal.postgres / n },
+    };
+    console.log(`search on both stores, ${pages.length} pages: ${JSON.stringify(figures)}`);
+    // Close, not identical: stemmers (Porter vs Snowball) and scoring details differ.
+    expect(figures.sameFirstHit).toBeGreaterThanOrEqual(0.8);
+    expect(figures.top5Overlap).toBeGreaterThanOrEqual(0.8);
+    expect(figures.mrr10.postgres).toBeGreaterThanOrEqual(figures.mrr10.sqlite - 0.1);
+  });
+
+  it('keeps the query syntax: phrases, prefixes, filters, owners and the cursor', async () => {
+    const search = (query: string, extra: object = {}, owner = 'own_a') =>
+      postgres.search(owner, { query, collection: 'docs', limit: 10, ...extra });
+    const phrase = await search('"stale-while-revalidate"');
+    expect(phrase.data.length).toBeGreaterThan(0);
+    for (const hit of phrase.data) expect(hit.snippet).toMatch(/<mark>/);
+    // A prefix as typed: the same pages as the SQLite index finds for it.
+    const prefix = await search('revalid*');
+    expect(prefix.data.length).toBeGreaterThan(0);
+    const sqlitePrefix = sqlite.search('own_a', { query: 'revalid*', collection: 'docs', limit: 10 });
+    expect(new Set(prefix.data.map((hit) => hit.url))).toEqual(
+      new Set(sqlitePrefix.data.map((hit) => hit.url)),
+    );
+    const site = new URL(pages[0]!.url).host;
+    const filtered = await search('the', { filters: { site } });
+    for (const hit of filtered.data) expect(new URL(hit.url).host).toBe(site);
+    expect((await search('cache', {}, 'own_other')).data).toEqual([]);
+    const first = await search('cache', { limit: 3 });
+    expect(first.next_cursor).not.toBeNull();
+    const second = await search('cache', { limit: 3, cursor: first.next_cursor });
+    expect(second.data.map((hit) => hit.url)).not.toContain(first.data[0]!.url);
+    await expect(search('git', { cursor: first.next_cursor })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+  });
+
+  it('keeps document frequencies in step when documents are replaced and runs removed', async () => {
+    const counts = async () =>
+      (
+        await pool.query<{ documents: number }>(
+          "SELECT documents FROM search_collection_stats WHERE owner = 'own_b' AND collection = 'c'",
+        )
+      ).rows[0]?.documents ?? 0;
+    const df = async (term: string) =>
+      (
+        await pool.query<{ documents: number }>(
+          "SELECT documents FROM search_terms WHERE owner = 'own_b' AND collection = 'c' AND term = $1",
+          [term],
+        )
+      ).rows[0]?.documents ?? 0;
+    const one = { ...doc(pages[0]!, 'own_b', 'c'), title: 'walnut', headings: [], body: 'walnut brass' };
+    await postgres.upsert(one);
+    await postgres.upsert({
+      ...one,
+      url: 'https://other.example/',
+      runId: 'run_2',
+      title: 'other',
+      body: 'brass only',
+    });
+    expect([await counts(), await df('walnut'), await df('brass')]).toEqual([2, 1, 2]);
+    // Replacing a document's text moves its counts; removing the run takes it out.
+    await postgres.upsert({ ...one, title: 'copper', body: 'copper' });
+    expect([await counts(), await df('walnut'), await df('brass'), await df('copper')]).toEqual([2, 0, 1, 1]);
+    await postgres.removeRun('run_2');
+    expect([await counts(), await df('brass')]).toEqual([1, 0]);
+  });
+});
