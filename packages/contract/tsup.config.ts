@@ -1,9 +1,18 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/write-openapi.ts'],
-  format: ['esm'],
-  dts: { entry: 'src/index.ts' },
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig([
+  {
+    // The package users install: ESM and CommonJS, each with its declarations.
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    target: 'node20',
+  },
+  {
+    // The build step that writes openapi.json (not part of the API).
+    entry: ['src/write-openapi.ts'],
+    format: ['esm'],
+    target: 'node20',
+  },
+]);

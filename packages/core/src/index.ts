@@ -1,10 +1,19 @@
-// The contract's run vocabulary, so that callers of the client need not depend on the contract.
+// The contract's run vocabulary and the shapes a caller names, so that callers of the
+// client need not depend on the contract.
 export {
+  type ContentValue,
+  type CrawlRequest,
+  type CreateRunRequest,
+  type DeepCrawlRequest,
+  type ExtractRequest,
   IN_FLIGHT_STATUSES,
   isTerminalStatus,
+  type ResultContentFormat,
   type ResultLenient,
   type RunLenient,
+  type RunStatus,
   RunType,
+  type SearchRequest,
   TERMINAL_STATUSES,
 } from '@webdata/contract';
 export { type ClientOptions, createClient, WebDataClient } from './client.js';
