@@ -1,8 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The converter thread's script sits next to the bundle, where ConverterPool looks for it.
-  entry: { index: 'src/index.ts', main: 'src/main.ts', 'convert-worker': 'src/content/convert-worker.ts' },
+  // The worker threads' scripts sit next to the bundle, where startWorkerThread looks for them.
+  entry: {
+    index: 'src/index.ts',
+    main: 'src/main.ts',
+    'convert-worker': 'src/content/convert-worker.ts',
+    'schema-worker': 'src/extract/schema-worker.ts',
+  },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   clean: true,

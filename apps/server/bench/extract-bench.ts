@@ -3,7 +3,7 @@
  * its in-process baseline measured in the same run:
  * 1. extraction results/s: the fixture pages served from 127.0.0.1, extracted
  *    by runs of up to 100 URLs (creation to terminal), against the default
- *    engine's `extractSync` over the same pages and schema;
+ *    engine's `extract` in-process over the same pages and schema;
  * 2. per-field accuracy of the fixtures through the API (one run per case);
  * 3. screenshots/s: a crawl of fixed-size pages with `screenshot: true`,
  *    against `benchScreenshots(n)` (the ScreenshotService alone).
@@ -140,9 +140,9 @@ export async function benchExtractionAndScreenshots(): Promise<void> {
       schema: SHARED_SCHEMA,
       query: SHARED_QUERY,
     }));
-    for (const input of inputs.slice(0, cases.length)) engine.extractSync(input);
+    for (const input of inputs.slice(0, cases.length)) await engine.extract(input);
     const started = performance.now();
-    for (const input of inputs) engine.extractSync(input);
+    for (const input of inputs) await engine.extract(input);
     const engineSeconds = (performance.now() - started) / 1000;
     // What else each result costs in the pipeline besides extraction: converting the page to markdown/text.
     for (const input of inputs.slice(0, cases.length)) convertPage(input.html, input.url);
@@ -193,7 +193,7 @@ export async function benchExtractionAndScreenshots(): Promise<void> {
         `${rate(EXTRACTION_RESULTS, extraction.seconds)} results/s (${WORKERS} workers)`,
     );
     console.log(
-      `  baseline, default engine extractSync in-process (same pages, schema): ${rate(inputs.length, engineSeconds)} results/s`,
+      `  baseline, default engine in-process (same pages, schema): ${rate(inputs.length, engineSeconds)} results/s`,
     );
     console.log(
       `  for scale, convertPage in-process (each result also stores markdown/html/text): ${rate(inputs.length, convertSeconds)} pages/s; ` +

@@ -118,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     rateLimitBurst: integer('WEBDATA_RATE_BURST', env.WEBDATA_RATE_BURST, 1, 1_000_000),
     deepCrawlCeiling: integer('WEBDATA_DEEP_CRAWL_CEILING', env.WEBDATA_DEEP_CRAWL_CEILING, 1, 1_000_000),
     signedUrlTtlSeconds: integer('WEBDATA_SIGNED_URL_TTL', env.WEBDATA_SIGNED_URL_TTL, 1, 7 * 24 * 3600),
+    schemaBudgetMs: integer('WEBDATA_SCHEMA_BUDGET_MS', env.WEBDATA_SCHEMA_BUDGET_MS, 100, 600_000),
     chromiumPath: env.WEBDATA_CHROMIUM_PATH,
     screenshotConcurrency: integer(
       'WEBDATA_SCREENSHOT_CONCURRENCY',

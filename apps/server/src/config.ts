@@ -61,6 +61,8 @@ export interface ServerConfig {
   rateLimitBurst: number;
   deepCrawlCeiling: number;
   signedUrlTtlSeconds: number;
+  /** Longest a request schema may take to compile (or an output to be checked) on the schema thread. */
+  schemaBudgetMs: number;
   /** Screenshots: Chromium executable (found automatically when unset) and pages rendered at once. */
   chromiumPath?: string | undefined;
   screenshotConcurrency: number;
@@ -103,6 +105,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     rateLimitBurst: LIMITS.rateLimitBurst,
     deepCrawlCeiling: LIMITS.defaultDeepCrawlCeiling,
     signedUrlTtlSeconds: LIMITS.signedUrlTtlSeconds,
+    schemaBudgetMs: 5000,
     screenshotConcurrency: 2,
     logLevel: 'info',
     validateResponses: false,

@@ -6,7 +6,12 @@ import { processItem } from './engine/process-item.js';
 import { RunEvents } from './engine/run-events.js';
 import { RunService } from './engine/run-service.js';
 import { WorkerPool } from './engine/worker-pool.js';
-import { DefaultExtractionEngine, type ExtractionEngine, ModelExtractionEngine } from './extract/index.js';
+import {
+  DefaultExtractionEngine,
+  type ExtractionEngine,
+  ModelExtractionEngine,
+  ThreadedSchemaValidator,
+} from './extract/index.js';
 import { PageFetcher } from './fetch/index.js';
 import type { FetchedPage } from './fetch/types.js';
 import { buildApi } from './http/build-api.js';
@@ -16,6 +21,13 @@ import { type ChromiumLocation, locateChromium, ScreenshotService } from './scre
 import { UrlSigner } from './screenshots/signed-url.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+
+/**
+ * Distinct schemas one owner may have waiting for the schema thread before
+ * requests get 503: above a key's rate-limit burst, so a client within its
+ * rate never sees it; owners take turns, so a long queue delays only its owner.
+ */
+const SCHEMAS_WAITING_PER_OWNER = 64;
 
 /**
  * One Web Data Service process: store, fetcher, engines, worker pool and API,
@@ -33,6 +45,7 @@ export class WebDataServer {
   private readonly fetcher: PageFetcher;
   private readonly screenshots: ScreenshotService;
   private readonly converter: ConverterPool;
+  private readonly schemas: ThreadedSchemaValidator;
   private address: string | null = null;
   private readonly events: RunEvents;
   private reaper: NodeJS.Timeout | null = null;
@@ -50,9 +63,13 @@ export class WebDataServer {
     this.fetcher = new PageFetcher(this.config);
     this.converter = new ConverterPool(this.config.convertThreads);
     this.screenshots = new ScreenshotService(this.config);
-    const fallback = new DefaultExtractionEngine();
+    this.schemas = new ThreadedSchemaValidator({
+      budgetMs: this.config.schemaBudgetMs,
+      maxWaitingPerOwner: SCHEMAS_WAITING_PER_OWNER,
+    });
+    const fallback = new DefaultExtractionEngine(this.schemas);
     const extractor: ExtractionEngine = this.config.llm
-      ? new ModelExtractionEngine(this.config.llm, fallback)
+      ? new ModelExtractionEngine(this.config.llm, fallback, { schemas: this.schemas })
       : fallback;
     const deps = {
       config: this.config,
@@ -71,7 +88,7 @@ export class WebDataServer {
           onError: (error) => this.app.log.error({ err: error }, 'worker error'),
         })
       : null;
-    this.runs = new RunService(this.store, events, this.config, this.pool);
+    this.runs = new RunService(this.store, events, this.config, this.pool, this.schemas);
     const context: ApiContext = {
       config: this.config,
       store: this.store,
@@ -148,6 +165,7 @@ export class WebDataServer {
     await this.app.close();
     await this.screenshots.close();
     await this.converter.close();
+    await this.schemas.close();
     await this.fetcher.close();
     await this.store.close();
   }

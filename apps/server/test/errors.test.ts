@@ -112,7 +112,7 @@ describe('4xx answers of api-v1.md', () => {
       400,
       'invalid_request',
     );
-    expect(error.details?.[0]?.path).toEqual(['schema']);
+    expect(error.details?.[0]?.path).toEqual(['schema', 'properties', 'a', 'minLength']);
   });
 
   it('404 not_found for unknown runs, results and routes', async () => {

@@ -321,7 +321,7 @@ describe('extraction results and content', () => {
 });
 
 describe('schema validation', () => {
-  it('refuses a schema that is not valid JSON Schema with 400 at ["schema"]', async () => {
+  it('refuses a schema that is not valid JSON Schema with 400 at the faulty keyword', async () => {
     const response = await call('POST', '/api/v1/extract', {
       urls: [`${site.url}/lamp`],
       schema: { type: 'object', properties: { a: { type: 'string', minLength: 'x' } } },
@@ -329,7 +329,7 @@ describe('schema validation', () => {
     expect(response.status).toBe(400);
     const body = ErrorBody.parse(response.body);
     expect(body.error.code).toBe('invalid_request');
-    expect(body.error.details?.map((d) => d.path)).toContainEqual(['schema']);
+    expect(body.error.details?.map((d) => d.path)).toContainEqual(['schema', 'properties', 'a', 'minLength']);
     expect(body.error.message).toMatch(/minLength/);
   });
 

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../worker-thread.js';
 import { type ConvertInput, convertFetched } from './convert-fetched.js';
 import type { ConvertedPage } from './types.js';
 
@@ -19,27 +17,11 @@ interface Thread {
 }
 
 /**
- * Where the converter thread's script is: the built `convert-worker.js` next
- * to the bundle, or, when running from the TypeScript sources (tests, tsx),
- * `convert-worker.ts` loaded through tsx.
- */
-/**
  * Heap limits of a converter thread. Without them V8 lets a busy thread's heap
  * grow to hundreds of MB between collections; a page too big for them kills
  * only its thread, and that page is converted again on the main thread.
  */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
-function startWorker(): Worker {
-  const built = new URL('./convert-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits: THREAD_LIMITS });
-  // From sources: register tsx's loader inside the thread, then load the TypeScript worker.
-  const tsx = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const source = new URL('./convert-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits: THREAD_LIMITS });
-}
 
 /**
  * Converts pages on `threads` worker threads (started on first use, replaced
@@ -78,7 +60,7 @@ export class ConverterPool {
   }
 
   private spawn(): Thread {
-    const worker = startWorker();
+    const worker = startWorkerThread('convert-worker', import.meta.url, THREAD_LIMITS);
     const thread: Thread = { worker, pending: new Map() };
     worker.unref();
     worker.on('message', (message: { id: number; converted?: ConvertedPage; error?: string }) => {

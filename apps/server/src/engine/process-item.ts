@@ -87,6 +87,7 @@ export async function processItem(
       html: page.body,
       schema: extractParams.schema,
       query: extractParams.query,
+      owner: item.owner,
       signal,
     });
     signal.throwIfAborted();

@@ -2,7 +2,7 @@ import type { CreateRunParams, Run } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import { normalizeUrl } from '../crawl/url/index.js';
 import { conflict, notFound, PageError, ServiceError } from '../errors.js';
-import { validateExtractionSchema } from '../extract/index.js';
+import type { SchemaValidator } from '../extract/index.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import type { Store, StoredRun } from '../store/store.js';
 import type { RunEvents } from './run-events.js';
@@ -19,6 +19,7 @@ export class RunService {
     private readonly events: RunEvents,
     private readonly config: ServerConfig,
     private readonly pool: WorkerPool | null,
+    private readonly schemas: SchemaValidator,
   ) {}
 
   async create(
@@ -38,14 +39,6 @@ export class RunService {
         },
       );
     }
-    if (type === 'extract' && request.schema !== undefined) {
-      const problem = validateExtractionSchema(request.schema);
-      if (problem !== null) {
-        throw new ServiceError('invalid_request', `schema is not a valid JSON Schema: ${problem}`, {
-          details: [{ path: ['schema'], code: 'invalid_schema', message: problem }],
-        });
-      }
-    }
     // Literal private addresses are refused up front; names are checked again at connect time.
     urls.forEach((url, index) => {
       try {
@@ -59,6 +52,15 @@ export class RunService {
         });
       }
     });
+    // Compiling is the costly check, so it comes last, and on the schema thread.
+    if (type === 'extract' && request.schema !== undefined) {
+      const problem = await this.schemas.checkSchema(owner, request.schema);
+      if (problem !== null) {
+        throw new ServiceError('invalid_request', `schema is not a valid JSON Schema: ${problem.message}`, {
+          details: [{ path: ['schema', ...problem.path], code: 'invalid_schema', message: problem.message }],
+        });
+      }
+    }
     const result = await this.store.createRun({
       owner,
       type,

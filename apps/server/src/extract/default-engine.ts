@@ -2,7 +2,7 @@ import { extractGeneric } from './generic-extraction.js';
 import { orderContexts } from './main-entity.js';
 import { readPageFacts } from './read-page.js';
 import { fillObject } from './schema-filler.js';
-import { checkAgainstSchema } from './schema-validator.js';
+import { InlineSchemaValidator, type SchemaValidator } from './schema-validator.js';
 import type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';
 
 /**
@@ -12,15 +12,13 @@ import type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './typ
  * coerces each value to its declared type, and checks the result against the
  * schema. A required property it cannot find fails the page; it never invents
  * a value. Without a schema it answers a generic object (see `extractGeneric`).
+ * The schema check runs on `schemas` (the server gives it a thread of its own).
  */
 export class DefaultExtractionEngine implements ExtractionEngine {
+  constructor(private readonly schemas: SchemaValidator = new InlineSchemaValidator()) {}
+
   /** Extracts one page; see the class comment for the rules. */
   async extract(input: ExtractionInput): Promise<ExtractionOutcome> {
-    return this.extractSync(input);
-  }
-
-  /** The same as {@link extract}, synchronously (the work is CPU only). */
-  extractSync(input: ExtractionInput): ExtractionOutcome {
     if (input.signal?.aborted) return failure('cancelled', 'the extraction was cancelled');
     const facts = readPageFacts(input.html, input.url);
     const schema = input.schema;
@@ -32,7 +30,7 @@ export class DefaultExtractionEngine implements ExtractionEngine {
     const filled = fillObject(schema, contexts, { facts });
     if (!filled.ok)
       return failure('extraction_failed', `required property "${filled.missing}" not found on the page`);
-    const check = checkAgainstSchema(schema, filled.value);
+    const check = await this.schemas.checkOutput(input.owner ?? '', schema, filled.value);
     if (!check.valid) return failure('extraction_failed', check.message);
     return { ok: true, data: filled.value, engine: 'default' };
   }

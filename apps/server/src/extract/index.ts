@@ -1,5 +1,12 @@
 export { DefaultExtractionEngine } from './default-engine.js';
 export { ModelExtractionEngine } from './model-engine.js';
 export { pageText } from './page-text.js';
-export { checkAgainstSchema, validateExtractionSchema } from './schema-validator.js';
+export { compileSchema, type SchemaProblem } from './schema-compiler.js';
+export {
+  InlineSchemaValidator,
+  type OutputCheck,
+  SCHEMA_CACHE_LIMITS,
+  type SchemaValidator,
+} from './schema-validator.js';
+export { ThreadedSchemaValidator } from './schema-validator-thread.js';
 export type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';

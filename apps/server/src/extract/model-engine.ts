@@ -1,7 +1,7 @@
 import type { LlmSettings } from '../config.js';
 import { DefaultExtractionEngine } from './default-engine.js';
 import { DEFAULT_TEXT_BUDGET, pageText } from './page-text.js';
-import { checkAgainstSchema } from './schema-validator.js';
+import { InlineSchemaValidator, type SchemaValidator } from './schema-validator.js';
 import type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';
 
 const SYSTEM_PROMPT = [
@@ -23,6 +23,8 @@ export interface ModelEngineOptions {
   textBudget?: number;
   /** Called with the reason whenever the engine falls back (for logging). */
   onFallback?: (reason: string) => void;
+  /** Checks answers against the schema (and is the fallback's too, when the engine makes its own). */
+  schemas?: SchemaValidator;
 }
 
 /**
@@ -35,13 +37,15 @@ export interface ModelEngineOptions {
  */
 export class ModelExtractionEngine implements ExtractionEngine {
   private readonly fallback: ExtractionEngine;
+  private readonly schemas: SchemaValidator;
 
   constructor(
     private readonly settings: LlmSettings,
     fallback?: ExtractionEngine,
     private readonly options: ModelEngineOptions = {},
   ) {
-    this.fallback = fallback ?? new DefaultExtractionEngine();
+    this.schemas = options.schemas ?? new InlineSchemaValidator();
+    this.fallback = fallback ?? new DefaultExtractionEngine(this.schemas);
   }
 
   /** Asks the model; falls back to the default engine on any failure. */
@@ -98,7 +102,7 @@ export class ModelExtractionEngine implements ExtractionEngine {
     const content = messageContent(text);
     const data = parseJsonObject(content);
     if (input.schema) {
-      const check = checkAgainstSchema(input.schema, data);
+      const check = await this.schemas.checkOutput(input.owner ?? '', input.schema, data);
       if (!check.valid) throw new ModelAnswerError(check.message);
     }
     return data;

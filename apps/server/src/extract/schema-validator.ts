@@ -1,76 +1,81 @@
 import type { ExtractionSchema } from '@webdata/contract';
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { OwnerCache, type OwnerCacheLimits, type Usage } from './owner-cache.js';
+import { type CompiledSchema, compileSchema, describeErrors, type SchemaProblem } from './schema-compiler.js';
 
-// ajv and ajv-formats are CommonJS packages whose default export sits on `.default` under ESM.
-const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
-const addFormats =
-  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
-
-/**
- * One Ajv instance for the whole process. `strict: false` lets schemas carry
- * keywords Ajv does not know (descriptions, `examples`, vendor keywords);
- * `nullable: true` (OpenAPI style) is understood by Ajv itself.
- */
-const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-addFormats(ajv);
-
-/** Compiled validators by the schema's JSON text: a request's schema is compiled once. */
-const compiled = new Map<string, ValidateFunction>();
-/** Bound on the cache so a stream of distinct schemas cannot grow memory without end. */
-const MAX_CACHED_SCHEMAS = 500;
-
-function compileCached(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
-  const hit = compiled.get(key);
-  if (hit) return hit;
-  const validate = ajv.compile(schema);
-  if (compiled.size >= MAX_CACHED_SCHEMAS) {
-    const oldest = compiled.keys().next().value;
-    if (oldest !== undefined) compiled.delete(oldest);
-  }
-  compiled.set(key, validate);
-  return validate;
-}
-
-/**
- * Checks that `schema` is a JSON Schema Ajv can compile.
- *
- * @returns `null` when it compiles, otherwise a message naming the faulty
- * keyword (e.g. `schema is invalid: data/properties/a/minLength must be integer`)
- * that the HTTP layer can answer with a 400.
- */
-export function validateExtractionSchema(schema: unknown): string | null {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return 'the schema must be a JSON object';
-  }
-  try {
-    compileCached(schema);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
+export type { SchemaProblem } from './schema-compiler.js';
 
 /** The outcome of checking an extracted object against its schema. */
 export type OutputCheck = { valid: true } | { valid: false; message: string };
 
 /**
- * Checks an extracted object against the request's schema with the cached
- * validator. The message names the first failing path (`/offers/0/price must be number`).
+ * Compiles request schemas and checks extracted objects against them, with
+ * compiled schemas cached per owner (an owner never uses or evicts another
+ * owner's entries).
  */
-export function checkAgainstSchema(schema: ExtractionSchema, data: unknown): OutputCheck {
-  let validate: ValidateFunction;
-  try {
-    validate = compileCached(schema);
-  } catch (error) {
-    return { valid: false, message: error instanceof Error ? error.message : String(error) };
-  }
-  if (validate(data)) return { valid: true };
-  return { valid: false, message: describeErrors(validate.errors ?? []) };
+export interface SchemaValidator {
+  /** `null` when `schema` compiles, else why not (for a 400 naming the field). */
+  checkSchema(owner: string, schema: unknown): Promise<SchemaProblem | null>;
+  /** Whether `data` satisfies `schema`; the message names the first failing paths. */
+  checkOutput(owner: string, schema: ExtractionSchema, data: unknown): Promise<OutputCheck>;
 }
 
-function describeErrors(errors: ErrorObject[]): string {
-  const parts = errors.slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
-  return `output does not match the schema: ${parts.join('; ')}`;
+/**
+ * Bounds of the compiled-schema cache. A compiled schema costs about as much
+ * memory as a few times its JSON text (the weight), so 8 MB of text bounds the
+ * cache to a few tens of MB; one owner holds at most an eighth of it.
+ */
+export const SCHEMA_CACHE_LIMITS: OwnerCacheLimits = {
+  entriesPerOwner: 64,
+  weightPerOwner: 1024 * 1024,
+  entries: 1024,
+  weight: 8 * 1024 * 1024,
+};
+
+/**
+ * A {@link SchemaValidator} that compiles on the calling thread. The server
+ * runs it on a thread of its own ({@link ThreadedSchemaValidator}); tests,
+ * benchmarks and the quality harness use it directly.
+ */
+export class InlineSchemaValidator implements SchemaValidator {
+  private readonly cache: OwnerCache<CompiledSchema>;
+
+  constructor(limits: OwnerCacheLimits = SCHEMA_CACHE_LIMITS) {
+    this.cache = new OwnerCache(limits);
+  }
+
+  async checkSchema(owner: string, schema: unknown): Promise<SchemaProblem | null> {
+    return this.checkSchemaNow(owner, schema);
+  }
+
+  async checkOutput(owner: string, schema: ExtractionSchema, data: unknown): Promise<OutputCheck> {
+    return this.checkOutputNow(owner, schema, data);
+  }
+
+  /** {@link checkSchema}, synchronously. */
+  checkSchemaNow(owner: string, schema: unknown): SchemaProblem | null {
+    const compiled = this.compiled(owner, schema);
+    return compiled.ok ? null : compiled.problem;
+  }
+
+  /** {@link checkOutput}, synchronously. */
+  checkOutputNow(owner: string, schema: ExtractionSchema, data: unknown): OutputCheck {
+    const compiled = this.compiled(owner, schema);
+    if (!compiled.ok) return { valid: false, message: compiled.problem.message };
+    if (compiled.validate(data)) return { valid: true };
+    return { valid: false, message: describeErrors(compiled.validate.errors ?? []) };
+  }
+
+  /** Entries and weight the cache holds, for one owner or all (tests). */
+  held(owner?: string): Usage {
+    return this.cache.held(owner);
+  }
+
+  private compiled(owner: string, schema: unknown): CompiledSchema {
+    const key = JSON.stringify(schema) ?? 'undefined';
+    const hit = this.cache.get(owner, key);
+    if (hit) return hit;
+    const compiled = compileSchema(schema);
+    this.cache.set(owner, key, compiled, key.length);
+    return compiled;
+  }
 }

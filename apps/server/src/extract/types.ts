@@ -7,6 +7,8 @@ export interface ExtractionInput {
   html: string;
   schema?: ExtractionSchema | undefined;
   query?: string | undefined;
+  /** Whose request this is: the schema is compiled into that owner's cache ('' when not given). */
+  owner?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
