@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import {
+  type CrawlRequest,
+  collectRun,
+  type DeepCrawlRequest,
+  type ExtractRequest,
+  type ResultContentFormat,
+  type RunEvent,
+  type RunOptions,
+} from '@webdata/core';
+import type { Observable } from 'rxjs';
+import type { CommandContext } from '../context.js';
+import { exitCodeOfRun } from '../exit-codes.js';
+import { printResults, runSummary } from '../print.js';
+import { runProgress } from '../progress.js';
+import { CliUsageError } from '../usage-error.js';
+
+/** Options every run-creating command takes. */
+export interface RunCommandOptions {
+  content?: ResultContentFormat | undefined;
+  deadline?: number | undefined;
+  detach?: boolean | undefined;
+  screenshot?: boolean | undefined;
+}
+
+/** Options of the crawling commands. */
+export interface CrawlOptions extends RunCommandOptions {
+  formats?: string[] | undefined;
+  collection?: string | undefined;
+  include?: string[] | undefined;
+  exclude?: string[] | undefined;
+  robots?: boolean | undefined;
+  follow?: boolean | undefined;
+  limit?: number | undefined;
+  maxDepth?: number | undefined;
+  sitemap?: boolean | undefined;
+  allSites?: boolean | undefined;
+}
+
+/**
+ * Creates a run and, unless `--detach`, follows it to the end with a progress
+ * bar on stderr, then prints its results (with `--content`, each page's
+ * content) and exits with a code saying how the run ended.
+ */
+async function runToEnd(
+  context: CommandContext,
+  label: string,
+  create: (options: RunOptions) => Observable<RunEvent<unknown>>,
+  start: () => Promise<{ id: string; status: string }>,
+  options: RunCommandOptions,
+  /** The URLs as given: known pages print in this order, not in the order they finished. */
+  order?: readonly string[],
+): Promise<number> {
+  const { out } = context;
+  if (options.detach) {
+    const run = await start();
+    out.line(run.id);
+    out.document(run);
+    out.note(`run ${run.id} ${run.status}; follow it with: webdata runs get ${run.id}`);
+    return 0;
+  }
+  const events$ = create({
+    content: options.content,
+    deadlineMs: options.deadline === undefined ? undefined : options.deadline * 1000,
+    cancelOnUnsubscribe: true,
+    includeCancelledResults: true,
+    signal: context.signal,
+  }).pipe(runProgress(context.io.stderr, { ...context.progress, label }));
+  const outcome = await collectRun(events$);
+  const { run, invalidResults } = outcome;
+  const rank = (url: string | undefined) => {
+    const index = order?.indexOf(url ?? '') ?? -1;
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  const results = order ? [...outcome.results].sort((a, b) => rank(a.url) - rank(b.url)) : outcome.results;
+  printResults(out, results, options.content !== undefined);
+  out.document({ run, results, invalid_results: invalidResults.map(({ result }) => result) });
+  out.note(runSummary(run));
+  return exitCodeOfRun(run.status);
+}
+
+/** Crawl formats to store: the asked ones, plus the one `--content` prints. */
+function formatsFor(options: CrawlOptions): CrawlRequest['formats'] {
+  const formats = options.formats ? [...options.formats] : undefined;
+  if (options.content && options.content !== 'json') {
+    if (!formats) return [options.content];
+    if (!formats.includes(options.content)) formats.push(options.content);
+  }
+  return formats as CrawlRequest['formats'];
+}
+
+function commonCrawlFields(options: CrawlOptions) {
+  return {
+    formats: formatsFor(options),
+    collection: options.collection,
+    include_paths: options.include,
+    exclude_paths: options.exclude,
+    respect_robots: options.robots,
+    screenshot: options.screenshot,
+  };
+}
+
+/** `webdata crawl URL…`: each URL once, or with `--follow` a site from one start URL. */
+export function crawlCommand(
+  context: CommandContext,
+  urls: string[],
+  options: CrawlOptions,
+): Promise<number> {
+  let body: CrawlRequest;
+  if (options.follow) {
+    if (urls.length !== 1) throw new CliUsageError('crawl --follow takes exactly one start URL');
+    body = { url: urls[0]!, limit: options.limit, ...commonCrawlFields(options) } as CrawlRequest;
+  } else {
+    body = { urls, ...commonCrawlFields(options) } as CrawlRequest;
+  }
+  return runToEnd(
+    context,
+    'crawl',
+    (runOptions) => context.client.crawl(body, runOptions) as Observable<RunEvent<unknown>>,
+    () => context.client.runs.start({ type: 'crawl', ...body }),
+    options,
+    options.follow ? undefined : urls,
+  );
+}
+
+/** `webdata deep-crawl URL`: a site area breadth-first from one URL. */
+export function deepCrawlCommand(
+  context: CommandContext,
+  url: string,
+  options: CrawlOptions,
+): Promise<number> {
+  const body = {
+    url,
+    max_depth: options.maxDepth,
+    limit: options.limit,
+    use_sitemap: options.sitemap,
+    same_site: options.allSites ? false : undefined,
+    ...commonCrawlFields(options),
+  } as DeepCrawlRequest;
+  return runToEnd(
+    context,
+    'deep-crawl',
+    (runOptions) => context.client.deepCrawl(body, runOptions) as Observable<RunEvent<unknown>>,
+    () => context.client.runs.start({ type: 'deep-crawl', ...body }),
+    options,
+  );
+}
+
+/** `webdata extract URL… --query … [--schema file.json]`. */
+export function extractCommand(
+  context: CommandContext,
+  urls: string[],
+  options: RunCommandOptions & { query?: string | undefined; schema?: string | undefined },
+): Promise<number> {
+  let schema: ExtractRequest['schema'];
+  if (options.schema) {
+    try {
+      schema = JSON.parse(readFileSync(options.schema, 'utf8')) as ExtractRequest['schema'];
+    } catch (error) {
+      throw new CliUsageError(`cannot read the JSON Schema ${options.schema}: ${(error as Error).message}`);
+    }
+  }
+  if (!options.query && !schema) throw new CliUsageError('extract needs --query, --schema or both');
+  const body = { urls, query: options.query, schema, screenshot: options.screenshot } as ExtractRequest;
+  return runToEnd(
+    context,
+    'extract',
+    (runOptions) => context.client.extract(body, runOptions) as Observable<RunEvent<unknown>>,
+    () => context.client.runs.start({ type: 'extract', ...body }),
+    options,
+    urls,
+  );
+}

@@ -1,0 +1,95 @@
+import { collectRun, type ResultContentFormat, type RunStatus, type RunType } from '@webdata/core';
+import type { CommandContext } from '../context.js';
+import { exitCodeOfRun } from '../exit-codes.js';
+import { printResults, printRun, runSummary } from '../print.js';
+import { runProgress } from '../progress.js';
+
+/** `webdata runs ls`: newest first, one line a run. */
+export async function listRuns(
+  context: CommandContext,
+  options: { status?: RunStatus | undefined; type?: RunType | undefined; limit?: number | undefined },
+): Promise<number> {
+  const page = await context.client.runs.list({
+    status: options.status,
+    type: options.type,
+    limit: options.limit ?? 20,
+  });
+  for (const run of page.data) {
+    const done = `${run.stats?.succeeded ?? 0}/${run.stats?.total ?? 0}`;
+    context.out.line(
+      [run.id, run.status.padEnd(10), run.type.padEnd(10), done.padStart(7), run.urls[0] ?? ''].join('  '),
+    );
+  }
+  context.out.document(page);
+  return 0;
+}
+
+/** `webdata runs get ID`. */
+export async function getRun(context: CommandContext, id: string): Promise<number> {
+  const run = await context.client.runs.get(id);
+  printRun(context.out, run);
+  context.out.document(run);
+  return 0;
+}
+
+/** `webdata runs cancel ID`. */
+export async function cancelRun(context: CommandContext, id: string): Promise<number> {
+  const run = await context.client.runs.cancel(id);
+  context.out.line(runSummary(run));
+  context.out.document(run);
+  return 0;
+}
+
+/** `webdata runs retry ID [--wait]`: queues what did not succeed again, and with `--wait` follows it. */
+export async function retryRun(
+  context: CommandContext,
+  id: string,
+  options: { wait?: boolean | undefined; content?: ResultContentFormat | undefined },
+): Promise<number> {
+  const queued = await context.client.runs.retry(id);
+  if (!options.wait) {
+    context.out.line(runSummary(queued));
+    context.out.document(queued);
+    return 0;
+  }
+  const { run, results } = await collectRun(
+    context.client.runs
+      .follow(id, { content: options.content, signal: context.signal })
+      .pipe(runProgress(context.io.stderr, { ...context.progress, label: 'retry' })),
+  );
+  printResults(context.out, results, options.content !== undefined);
+  context.out.document({ run, results });
+  context.out.note(runSummary(run));
+  return exitCodeOfRun(run.status);
+}
+
+/** `webdata runs rm ID`: deletes the run with its results (an active one is cancelled first). */
+export async function removeRun(context: CommandContext, id: string): Promise<number> {
+  await context.client.runs.delete(id);
+  context.out.line(`deleted ${id}`);
+  context.out.document({ id, deleted: true });
+  return 0;
+}
+
+/** `webdata results RUN_ID`: every result of a finished run (or, with `--unfinished`, what is done so far). */
+export async function listResults(
+  context: CommandContext,
+  runId: string,
+  options: {
+    content?: ResultContentFormat | undefined;
+    status?: 'succeeded' | 'failed' | undefined;
+    unfinished?: boolean | undefined;
+  },
+): Promise<number> {
+  const results = await context.client.runs
+    .results(runId, {
+      content: options.content,
+      status: options.status,
+      unfinished: options.unfinished ? 'read' : 'error',
+      signal: context.signal,
+    })
+    .toArray();
+  printResults(context.out, results, options.content !== undefined);
+  context.out.document(results);
+  return 0;
+}

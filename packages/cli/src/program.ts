@@ -1,0 +1,176 @@
+import { ContentFormat, ResultContentFormat, ResultStatus, RunStatus, RunType } from '@webdata/contract';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
+import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun } from './commands/runs.js';
+import { searchCommand } from './commands/search.js';
+import { CommandContext, type GlobalOptions } from './context.js';
+import { EXIT, exitCodeOf } from './exit-codes.js';
+import type { CliIo } from './io.js';
+
+function positiveInt(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new InvalidArgumentError('expected a whole number of at least 1');
+  return number;
+}
+
+function seconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number of seconds');
+  return number;
+}
+
+const list = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',')];
+
+const contentOption = () =>
+  new Option('--content <format>', "print each result's content in this format").choices(
+    ResultContentFormat.options,
+  );
+
+/** Options of the commands that create a run. */
+function withRunOptions(command: Command): Command {
+  return command
+    .addOption(contentOption())
+    .option('--deadline <seconds>', 'give up (exit 6) if the run has not finished by then', seconds)
+    .option('--detach', 'create the run, print its id and return without waiting')
+    .option('--screenshot', 'take a screenshot of each page');
+}
+
+/** Options of the crawling commands. */
+function withCrawlOptions(command: Command): Command {
+  return withRunOptions(command)
+    .addOption(
+      new Option('--formats <list>', 'formats to store, comma-separated').argParser((value) => {
+        const formats = value.split(',');
+        for (const format of formats) {
+          if (!ContentFormat.options.includes(format as never)) {
+            throw new InvalidArgumentError(`unknown format ${format} (${ContentFormat.options.join(', ')})`);
+          }
+        }
+        return formats;
+      }),
+    )
+    .option('--collection <name>', 'the search collection pages are indexed in')
+    .option('--include <glob>', 'only paths matching (repeatable, or comma-separated)', list)
+    .option('--exclude <glob>', 'never paths matching (repeatable, or comma-separated)', list)
+    .option('--no-robots', 'ignore robots.txt');
+}
+
+/**
+ * The `webdata` command line, run against `io` (the process's streams and
+ * environment, or a test's), resolving with the exit code (see `EXIT`).
+ */
+export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  let context: CommandContext | undefined;
+  const program = new Command('webdata')
+    .description('Crawl, extract and search public web content with a webdata server.')
+    .version('0.1.0')
+    .option(
+      '--base-url <url>',
+      'the server (default: WEBDATA_BASE_URL, the config file, or http://127.0.0.1:8787)',
+    )
+    .option('--json', 'print the results as one JSON document on stdout')
+    .option('--progress', 'draw progress bars on stderr even when it is not a terminal')
+    .option('--no-progress', 'never draw progress bars')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError();
+  const act =
+    <A extends unknown[]>(handler: (context: CommandContext, ...args: A) => Promise<number>) =>
+    async (...args: A) => {
+      context = new CommandContext(io, program.opts<GlobalOptions>(), signal);
+      exitCode = await handler(context, ...args);
+    };
+  // commander passes the command's own options, then the Command, after the positional arguments.
+  const withOptions =
+    <P extends unknown[], O>(handler: (context: CommandContext, ...args: [...P, O]) => Promise<number>) =>
+    (context: CommandContext, ...args: unknown[]) =>
+      handler(context, ...(args.slice(0, -1) as [...P, O]));
+
+  withCrawlOptions(program.command('crawl').argument('<urls...>', 'pages to fetch'))
+    .description('Crawl known URLs (or, with --follow, a site from one start URL) and print the pages.')
+    .option('--follow', 'follow same-site links from the one start URL')
+    .option('--limit <n>', 'with --follow: pages at most (default 10)', positiveInt)
+    .action(act(withOptions(crawlCommand)));
+
+  withCrawlOptions(program.command('deep-crawl').argument('<url>', 'where to start'))
+    .description('Crawl a site area breadth-first from a URL.')
+    .option('--max-depth <n>', 'link depth at most (default 3)', positiveInt)
+    .option('--limit <n>', 'pages at most (default 100)', positiveInt)
+    .option('--no-sitemap', 'do not read the sitemap')
+    .option('--all-sites', 'follow links to other sites too')
+    .action(act(withOptions(deepCrawlCommand)));
+
+  withRunOptions(program.command('extract').argument('<urls...>', 'pages to extract from'))
+    .description('Extract schema-shaped data from URLs.')
+    .option('--query <text>', 'what to extract, in words')
+    .option('--schema <file>', 'a JSON Schema file (type: object) the data must match')
+    .action(act(withOptions(extractCommand)));
+
+  program
+    .command('search')
+    .argument('<query...>', 'words to search for')
+    .description('Search the indexed pages of a collection.')
+    .option('--collection <name>', 'the collection (default "default")')
+    .option('--limit <n>', 'hits at most (default 10)', positiveInt)
+    .action(act(withOptions(searchCommand)));
+
+  const runs = program.command('runs').description('List, inspect, cancel, retry and delete runs.');
+  runs
+    .command('ls')
+    .description('List runs, newest first.')
+    .addOption(new Option('--status <status>').choices(RunStatus.options))
+    .addOption(new Option('--type <type>').choices(RunType.options))
+    .option('--limit <n>', 'runs at most (default 20)', positiveInt)
+    .action(act((context, options) => listRuns(context, options as Parameters<typeof listRuns>[1])));
+  runs
+    .command('get')
+    .argument('<id>')
+    .description("Show a run's state.")
+    .action(act(withOptions(getRun)));
+  runs
+    .command('cancel')
+    .argument('<id>')
+    .description('Cancel a queued or running run.')
+    .action(act(withOptions(cancelRun)));
+  runs
+    .command('retry')
+    .argument('<id>')
+    .description('Run again the pages of a run that did not succeed.')
+    .option('--wait', 'follow the run to its end and print its results')
+    .addOption(contentOption())
+    .action(act(withOptions(retryRun)));
+  runs
+    .command('rm')
+    .argument('<id>')
+    .description('Delete a run with its results.')
+    .action(act(withOptions(removeRun)));
+
+  program
+    .command('results')
+    .argument('<runId>')
+    .description('Print the results of a run.')
+    .addOption(contentOption())
+    .addOption(new Option('--status <status>').choices(ResultStatus.options))
+    .option('--unfinished', 'read the results of a run that is still going (what is done so far)')
+    .action(act(withOptions(listResults)));
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else {
+      exitCode = exitCodeOf(error);
+      io.stderr.write(`webdata: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  } finally {
+    await context?.close();
+  }
+  return exitCode;
+}

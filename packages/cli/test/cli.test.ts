@@ -1,0 +1,199 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, runCli } from '../src/index.js';
+import { type RealServer, startRealServer } from './real-server.js';
+import { startSite } from './site.js';
+
+let site: Awaited<ReturnType<typeof startSite>>;
+let server: RealServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  site = await startSite();
+  dataDir = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+  server = await startRealServer({ dataDir, allowPrivateNetworks: true, logLevel: 'silent' });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `webdata ARGS` in this process against the test server; output with ids, times and ports made stable. */
+async function webdata(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const chunks = { out: '', err: '' };
+  stdout.on('data', (chunk) => (chunks.out += chunk));
+  stderr.on('data', (chunk) => (chunks.err += chunk));
+  const code = await runCli(args, {
+    stdout,
+    stderr,
+    env: {
+      WEBDATA_BASE_URL: server.url,
+      WEBDATA_API_KEY: server.apiKey,
+      WEBDATA_CONFIG: '',
+      HOME: dataDir,
+      ...env,
+    },
+  });
+  return {
+    code,
+    stdout: chunks.out,
+    stderr: chunks.err,
+    text: stable(chunks.out),
+    errors: stable(chunks.err),
+  };
+}
+
+function stable(text: string): string {
+  return text
+    .replaceAll(site.url, 'http://site')
+    .replaceAll(server.url, 'http://server')
+    .replace(/\b(run|res)_[0-9a-z]{26}\b/g, '$1_ID')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'TIME');
+}
+
+describe('webdata (the command line) against the real server', () => {
+  it('crawl --content markdown prints each page as Markdown, with a progress bar on stderr', async () => {
+    const { code, text, errors } = await webdata([
+      '--progress',
+      'crawl',
+      '--content',
+      'markdown',
+      `${site.url}/lamps`,
+      `${site.url}/tides`,
+    ]);
+    expect(code).toBe(EXIT.ok);
+    expect(text).toMatchSnapshot();
+    expect(errors).toMatch(/crawl \[█+\] 2\/2 pages \| completed/);
+    expect(errors).toMatch(/run run_ID completed: 2 succeeded, 0 failed\n$/);
+  });
+
+  it('crawl --json prints one JSON document that parses', async () => {
+    const { code, stdout } = await webdata(['--json', 'crawl', '--content', 'markdown', `${site.url}/lamps`]);
+    expect(code).toBe(EXIT.ok);
+    const document = JSON.parse(stdout);
+    expect(document.run.status).toBe('completed');
+    expect(document.results).toHaveLength(1);
+    expect(document.results[0].content).toContain('# Lamps');
+    expect(document.results[0].url).toBe(`${site.url}/lamps`);
+  });
+
+  it('says with its exit code that a run finished with failed pages', async () => {
+    const { code, text, errors } = await webdata([
+      '--no-progress',
+      'crawl',
+      `${site.url}/tides`,
+      `${site.url}/gone`,
+    ]);
+    expect(code).toBe(EXIT.runIncomplete);
+    expect(text).toMatchSnapshot();
+    expect(errors).toBe('run run_ID incomplete: 1 succeeded, 1 failed\n');
+  });
+
+  it('follows a site with --follow, extracts, and searches what it indexed', async () => {
+    const crawled = await webdata(['crawl', '--follow', '--limit', '5', '--collection', 'cli', site.url]);
+    expect(crawled.code).toBe(EXIT.ok);
+    expect(crawled.text.split('\n').filter(Boolean).sort()).toEqual([
+      'succeeded  200  http://site  Lighthouse keeping',
+      'succeeded  200  http://site/lamps  Lamps',
+      'succeeded  200  http://site/tides  Tides',
+    ]);
+    const found = await webdata(['search', '--collection', 'cli', 'trimmed', 'midnight']);
+    expect(found.code).toBe(EXIT.ok);
+    expect(found.text).toMatch(/^\d\.\d{3} {2}http:\/\/site\/lamps {2}Lamps\n {7}.*\*\*trimmed\*\*/);
+    const schema = join(dataDir, 'product.schema.json');
+    writeFileSync(
+      schema,
+      JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } }),
+    );
+    const extracted = await webdata([
+      '--json',
+      'extract',
+      '--query',
+      'the product',
+      '--schema',
+      schema,
+      `${site.url}/product`,
+    ]);
+    expect(extracted.code).toBe(EXIT.ok);
+    expect(JSON.parse(extracted.stdout).results[0].data).toMatchObject({ name: 'Brass Lamp', price: 49.9 });
+  });
+
+  it('lists, shows, cancels, retries and deletes runs, and prints results again', async () => {
+    const detached = await webdata(['crawl', '--detach', `${site.url}/lamps`]);
+    expect(detached.code).toBe(EXIT.ok);
+    const id = detached.stdout.trim();
+    expect(id).toMatch(/^run_/);
+    // Results of a run still going are refused (exit 9) unless --unfinished; it may already be done.
+    const early = await webdata(['results', id]);
+    expect([EXIT.ok, EXIT.conflict]).toContain(early.code);
+    expect((await webdata(['results', id, '--unfinished'])).code).toBe(EXIT.ok);
+    const listed = await webdata(['runs', 'ls', '--limit', '3']);
+    expect(listed.code).toBe(EXIT.ok);
+    expect(listed.text.split('\n')[0]).toMatch(/^run_ID {2}\w+ +crawl +\d+\/\d+ {2}http:\/\/site/);
+    let shown = await webdata(['runs', 'get', id]);
+    for (let i = 0; i < 50 && !shown.text.includes('status:   completed'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      shown = await webdata(['runs', 'get', id]);
+    }
+    expect(shown.text).toMatchSnapshot();
+    const results = await webdata(['results', id, '--content', 'markdown']);
+    expect(results.code).toBe(EXIT.ok);
+    expect(results.text).toMatchSnapshot();
+    expect((await webdata(['runs', 'cancel', id])).code).toBe(EXIT.conflict);
+    expect((await webdata(['runs', 'retry', id])).code).toBe(EXIT.conflict);
+    const removed = await webdata(['runs', 'rm', id]);
+    expect(removed.text).toBe('deleted run_ID\n');
+    const missing = await webdata(['runs', 'get', id]);
+    expect(missing.code).toBe(EXIT.notFound);
+    expect(missing.errors).toMatch(/^webdata: 404 not_found: /);
+  });
+
+  it('exits 2 without a key or with bad arguments, 7 with a wrong key, 10 when the server is unreachable', async () => {
+    const noKey = await webdata(['runs', 'ls'], { WEBDATA_API_KEY: '' });
+    expect(noKey.code).toBe(EXIT.usage);
+    expect(noKey.errors).toMatch(
+      /no API key: set WEBDATA_API_KEY, or put \{"apiKey": "…"\} in .*config\.json/,
+    );
+    const config = join(dataDir, 'config.json');
+    writeFileSync(config, JSON.stringify({ apiKey: server.apiKey, baseUrl: server.url }));
+    const fromConfig = await webdata(['runs', 'ls'], {
+      WEBDATA_API_KEY: '',
+      WEBDATA_BASE_URL: undefined,
+      WEBDATA_CONFIG: config,
+    });
+    expect(fromConfig.code).toBe(EXIT.ok);
+    expect((await webdata(['crawl', '--content', 'pdf', site.url])).code).toBe(EXIT.usage);
+    expect((await webdata(['crawl', 'not-a-url'])).code).toBe(EXIT.usage);
+    const wrongKey = await webdata(['runs', 'ls'], { WEBDATA_API_KEY: 'wd_wrong_key_0123456789' });
+    expect(wrongKey.code).toBe(EXIT.unauthorized);
+    expect(wrongKey.errors).not.toContain('wd_wrong_key_0123456789');
+    const unreachable = await webdata(['--base-url', 'http://127.0.0.1:9', 'runs', 'ls']);
+    expect(unreachable.code).toBe(EXIT.unavailable);
+  });
+
+  it('runs as a process: the bin prints Markdown and exits with the run code', async () => {
+    const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', main, 'crawl', '--content', 'markdown', `${site.url}/tides`],
+      { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
+    );
+    expect(stable(stdout)).toBe('<!-- http://site/tides -->\n# Tides\n\nHigh water comes twice a day.\n\n');
+    const failing = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', main, 'runs', 'get', 'run_nope'],
+      { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
+    ).catch((error: { code: number }) => error);
+    expect((failing as { code: number }).code).toBe(EXIT.notFound);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Starts the real server (`@webdata/server`) on an ephemeral port. Imported
+ * through a computed specifier so that type-checking this package does not
+ * type-check the server's sources under this package's compiler settings;
+ * the shape below is the part of `startServer` these tests use.
+ */
+export interface RealServer {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export interface RealServerOptions {
+  dataDir: string;
+  allowPrivateNetworks?: boolean;
+  logLevel?: string;
+  rateLimitPerSecond?: number;
+  rateLimitBurst?: number;
+  workerConcurrency?: number;
+  perHostConcurrency?: number;
+  port?: number;
+}
+
+export async function startRealServer(options: RealServerOptions): Promise<RealServer> {
+  const specifier = '@webdata/server';
+  const module = (await import(specifier)) as {
+    startServer(options: RealServerOptions): Promise<RealServer>;
+  };
+  return module.startServer({ port: 0, logLevel: 'silent', ...options });
+}
