@@ -154,4 +154,21 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
       await stop();
     }
   });
+
+  it('starts while the database is down: 503 until it is back, then migrates and works', async () => {
+    const url = await cluster.createDatabase();
+    await cluster.kill();
+    const store = new PostgresStore({
+      url,
+      blobs: new DirectoryBlobStore(mkdtempSync(join(scratch, 'blobs-'))),
+    });
+    open.push(store);
+    try {
+      await expect(store.getRunHead('run_x')).rejects.toMatchObject({ code: 'unavailable', status: 503 });
+    } finally {
+      await cluster.start();
+    }
+    expect(await store.getRunHead('run_x')).toBeNull();
+    expect(await crawlRun(store, 1)).toMatch(/^run_/);
+  });
 });

@@ -129,7 +129,8 @@ export class PostgresStore implements Store {
   readonly description: string;
   readonly search: PostgresSearchIndex;
   private readonly pool: pg.Pool;
-  private readonly ready: Promise<void>;
+  /** The schema migration, once it succeeded or while it runs; null after a failure, so the next call tries again. */
+  private migrated: Promise<void> | null = null;
   private readonly lastTick = new Map<string, number>();
   /** Where this process's next claim starts in the rotation of active runs. */
   private claimRotation = 0;
@@ -142,23 +143,31 @@ export class PostgresStore implements Store {
       onIdleError: (error) => options.onError?.(error),
     });
     this.search = new PostgresSearchIndex(this.pool);
-    this.ready = migratePostgres(this.pool, POSTGRES_MIGRATIONS).then(() => undefined);
-    // Callers see a failed migration on their first call; it must not be an unhandled rejection.
-    this.ready.catch(() => {});
   }
 
-  /** Resolves once the schema is up to date (every method waits for it). */
-  async open(): Promise<void> {
-    await this.ready;
+  /**
+   * Resolves once the schema is up to date; every method waits for it. A
+   * process started while the database is away answers 503 until it is back,
+   * then migrates and carries on.
+   */
+  open(): Promise<void> {
+    this.migrated ??= migratePostgres(this.pool, POSTGRES_MIGRATIONS).then(
+      () => undefined,
+      (error: unknown) => {
+        this.migrated = null;
+        throw error;
+      },
+    );
+    return this.migrated;
   }
 
   private async q<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-    await this.ready;
+    await this.open();
     return (await query<R>(this.pool, text, values)).rows;
   }
 
   private async tx<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    await this.ready;
+    await this.open();
     return transaction(this.pool, work);
   }
 
@@ -796,7 +805,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.ready.catch(() => {});
+    await this.migrated?.catch(() => {});
     await this.pool.end().catch(mapPostgresError);
   }
 }
