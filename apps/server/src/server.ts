@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
 import { ConverterPool } from './content/index.js';
@@ -53,6 +54,8 @@ export class WebDataServer {
 
   constructor(overrides: Partial<ServerConfig> = {}) {
     this.config = defaultConfig(overrides);
+    // The data directory holds the signing secret and the first key whatever the store (SQLite makes it too).
+    mkdirSync(this.config.dataDir, { recursive: true });
     // Every long poll listens for shutdown on this one signal.
     setMaxListeners(0, this.closing.signal);
     this.store = openStore(this.config, (error) =>

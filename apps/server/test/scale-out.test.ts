@@ -62,8 +62,9 @@ describe.skipIf(!postgresForTests())('scale-out: API and worker processes on one
   });
 
   async function start(role: 'api' | 'worker', databaseUrl: string, env: NodeJS.ProcessEnv = {}) {
+    // One data directory per setup, shared by its processes, not made beforehand: the first process makes it.
     const child = await spawnServer(
-      dataDir,
+      join(dataDir, new URL(databaseUrl).pathname.slice(1)),
       ['--role', role, '--database-url', databaseUrl, '--allow-private-networks'],
       {
         env: {
