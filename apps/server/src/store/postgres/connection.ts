@@ -103,6 +103,17 @@ export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
+/**
+ * Statements to run at the very end of a transaction, sent with its COMMIT
+ * in one message (so without parameters: values in them are escaped with
+ * `client.escapeLiteral`). For statements that take a lock every writer
+ * needs: it is then held for the server's time only, never across a round
+ * trip to a busy process.
+ */
+export interface AtCommit {
+  add(sql: string): void;
+}
+
 /** Tries of a transaction that keeps meeting serialization failures or deadlocks. */
 const CONFLICT_TRIES = 5;
 
@@ -114,7 +125,7 @@ const CONFLICT_TRIES = 5;
  */
 export async function transaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
+  work: (client: pg.PoolClient, atCommit: AtCommit) => Promise<T>,
   options: { isolation?: 'read committed' | 'repeatable read' | 'serializable' } = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -133,8 +144,10 @@ export async function transaction<T>(
     client.on('error', onError);
     try {
       await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
+      const final: string[] = [];
+      const result = await work(client, { add: (sql) => final.push(sql) });
+      // One message: the last statements and the commit run on the server without a round trip between.
+      await client.query([...final, 'COMMIT'].join(';\n'));
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => {

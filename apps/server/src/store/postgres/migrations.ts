@@ -146,4 +146,28 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (owner, collection, term)
   );
   `,
+  `
+  -- Term document frequencies as rows added (+n) and taken away (-n) instead of counters updated in
+  -- place: pages of one collection indexed by many workers at once never wait on a shared row (the
+  -- counters serialised every result write of a collection). A term's frequency is the sum of its rows;
+  -- rows are folded together from time to time. A collection's document count and total length are
+  -- read from its documents when it is searched.
+  CREATE TABLE search_term_counts (
+    owner text NOT NULL,
+    collection text NOT NULL,
+    term text NOT NULL,
+    documents integer NOT NULL
+  );
+  CREATE INDEX search_term_counts_term ON search_term_counts (owner, collection, term) INCLUDE (documents);
+  INSERT INTO search_term_counts SELECT owner, collection, term, documents FROM search_terms WHERE documents <> 0;
+  DROP TABLE search_terms;
+  DROP TABLE search_collection_stats;
+  CREATE INDEX search_documents_collection ON search_documents (owner, collection) INCLUDE (length);
+
+  -- A run's creation takes its change number with its last statement (setting its version), like
+  -- every other change, rather than when its row is inserted: the counter is held only until commit.
+  DROP TRIGGER runs_change_seq ON runs;
+  CREATE TRIGGER runs_change_seq BEFORE UPDATE OF version ON runs
+    FOR EACH ROW EXECUTE FUNCTION runs_take_change_seq();
+  `,
 ];

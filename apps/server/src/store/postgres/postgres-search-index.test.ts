@@ -129,13 +129,13 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
     const counts = async () =>
       (
         await pool.query<{ documents: number }>(
-          "SELECT documents FROM search_collection_stats WHERE owner = 'own_b' AND collection = 'c'",
+          "SELECT count(*)::int AS documents FROM search_documents WHERE owner = 'own_b' AND collection = 'c'",
         )
       ).rows[0]?.documents ?? 0;
     const df = async (term: string) =>
       (
         await pool.query<{ documents: number }>(
-          "SELECT documents FROM search_terms WHERE owner = 'own_b' AND collection = 'c' AND term = $1",
+          "SELECT sum(documents)::int AS documents FROM search_term_counts WHERE owner = 'own_b' AND collection = 'c' AND term = $1",
           [term],
         )
       ).rows[0]?.documents ?? 0;

@@ -16,14 +16,16 @@ const K1 = 1.2;
 const B = 0.75;
 /** In the any-word fallback, a document's score grows by this share for each query word it holds. */
 const COVERAGE_BOOST = 2;
+/** How many documents a process indexes between two foldings of a collection's frequency rows. */
+const COMPACT_EVERY = 500;
 /** Text search configuration: Snowball English stemming, as the SQLite index's Porter stemmer. */
 const CONFIG = 'english';
 
 /**
  * Collection search on PostgreSQL, ranked like the SQLite index: BM25 over
  * weighted fields (title, headings, body as tsvector weights A, B, D), with
- * document frequencies and collection lengths kept at indexing time (in the
- * transaction that indexes), the same query syntax (`parseSearchQuery`), all
+ * term document frequencies kept at indexing time (in the transaction that
+ * indexes, as rows added and taken away), the same query syntax (`parseSearchQuery`), all
  * words first and any word when no document holds them all.
  */
 export class PostgresSearchIndex implements SearchIndexLike {
@@ -102,27 +104,50 @@ export class PostgresSearchIndex implements SearchIndexLike {
 
   /**
    * Adds (`sign` 1) or removes (-1) a document's lexemes to its collection's
-   * document frequencies, and its length to the collection's totals. Rows
-   * are locked in lexeme order, so two indexers of one collection never
-   * deadlock.
+   * document frequencies: new rows only, so concurrent indexers never wait on
+   * each other.
    */
   private async countStats(client: pg.PoolClient, documentId: string, sign: 1 | -1): Promise<void> {
     await client.query(
-      `INSERT INTO search_collection_stats (owner, collection, documents, total_length)
-       SELECT owner, collection, $2, $2 * length FROM search_documents WHERE id = $1
-       ON CONFLICT (owner, collection) DO UPDATE SET
-         documents = search_collection_stats.documents + excluded.documents,
-         total_length = search_collection_stats.total_length + excluded.total_length`,
-      [documentId, sign],
-    );
-    await client.query(
-      `INSERT INTO search_terms (owner, collection, term, documents)
+      `INSERT INTO search_term_counts (owner, collection, term, documents)
        SELECT d.owner, d.collection, t.term, $2
        FROM search_documents d, unnest(tsvector_to_array(d.tsv)) AS t(term)
-       WHERE d.id = $1 ORDER BY t.term
-       ON CONFLICT (owner, collection, term) DO UPDATE SET documents = search_terms.documents + excluded.documents`,
+       WHERE d.id = $1`,
       [documentId, sign],
     );
+    if (++this.indexed % COMPACT_EVERY === 0) this.compactSoon(documentId);
+  }
+
+  /** Documents indexed by this process: every {@link COMPACT_EVERY}th folds its collection's counts. */
+  private indexed = 0;
+
+  /**
+   * Folds a collection's frequency rows into one per term, in a transaction of
+   * its own after the indexing one (best effort: a failure only leaves more rows).
+   */
+  private compactSoon(documentId: string): void {
+    setImmediate(() => {
+      transaction(this.pool, async (client) => {
+        const { rows } = await client.query<{ owner: string; collection: string }>(
+          'SELECT owner, collection FROM search_documents WHERE id = $1',
+          [documentId],
+        );
+        if (!rows[0]) return;
+        // One compaction of a collection at a time; others skip (the lock is released on commit).
+        const { rows: lock } = await client.query<{ got: boolean }>(
+          'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS got',
+          [JSON.stringify(['compact', rows[0].owner, rows[0].collection])],
+        );
+        if (!lock[0]?.got) return;
+        await client.query(
+          `WITH gone AS (
+             DELETE FROM search_term_counts WHERE owner = $1 AND collection = $2 RETURNING term, documents)
+           INSERT INTO search_term_counts (owner, collection, term, documents)
+           SELECT $1, $2, term, sum(documents) FROM gone GROUP BY term HAVING sum(documents) <> 0`,
+          [rows[0].owner, rows[0].collection],
+        );
+      }).catch(() => {});
+    });
   }
 
   async search(owner: string, params: SearchParams): Promise<SearchAnswer> {
@@ -195,8 +220,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
     // documents first (GIN index), then their query lexemes, then one frequency lookup per lexeme.
     const sql = `
       WITH stats AS MATERIALIZED (
-        SELECT documents::float8 AS n, greatest(total_length::float8 / greatest(documents, 1), 1) AS avgdl
-        FROM search_collection_stats WHERE owner = $1 AND collection = $2
+        SELECT count(*)::float8 AS n, greatest(coalesce(avg(length), 1), 1)::float8 AS avgdl
+        FROM search_documents WHERE owner = $1 AND collection = $2
       ), q AS MATERIALIZED (SELECT ${match} AS query),
       terms AS MATERIALIZED (
         SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', ${exact}))) AS term
@@ -216,7 +241,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
           OR EXISTS (SELECT 1 FROM prefixes WHERE starts_with(u.lexeme, prefixes.p))
       ), frequencies AS MATERIALIZED (
         SELECT m.lexeme, coalesce((
-          SELECT t.documents FROM search_terms t WHERE t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
+          SELECT sum(t.documents) FROM search_term_counts t
+          WHERE t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
         ), 0)::float8 AS df
         FROM (SELECT DISTINCT lexeme FROM matches) m
       ), scored AS (

@@ -34,7 +34,7 @@ import type {
   Store,
   StoredRun,
 } from '../store.js';
-import { createPostgresPool, mapPostgresError, query, transaction } from './connection.js';
+import { type AtCommit, createPostgresPool, mapPostgresError, query, transaction } from './connection.js';
 import { migratePostgres } from './migrate.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PostgresSearchIndex } from './postgres-search-index.js';
@@ -166,7 +166,7 @@ export class PostgresStore implements Store {
     return (await query<R>(this.pool, text, values)).rows;
   }
 
-  private async tx<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async tx<T>(work: (client: pg.PoolClient, atCommit: AtCommit) => Promise<T>): Promise<T> {
     await this.open();
     return transaction(this.pool, work);
   }
@@ -198,33 +198,50 @@ export class PostgresStore implements Store {
     return rows[0] ? this.toStored(rows[0]) : null;
   }
 
-  /**
-   * Bumps a run's version and announces it on commit: always for a
-   * transition, at most every tick for progress.
-   */
-  private async touch(client: pg.PoolClient, runId: string, transition: boolean): Promise<void> {
-    const { rows } = await client.query<{ version: string; status: RunStatus }>(
-      'UPDATE runs SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version, status',
-      [runId],
-    );
-    if (rows[0])
-      await this.announce(
-        client,
-        { id: runId, version: Number(rows[0].version), status: rows[0].status },
-        transition,
-      );
+  /** Whether a change of `runId` is announced: a transition always, progress at most every tick per process. */
+  private announces(runId: string, transition: boolean): boolean {
+    const now = Date.now();
+    if (!transition && now - (this.lastTick.get(runId) ?? 0) < PROGRESS_TICK_MS) return false;
+    this.lastTick.set(runId, now);
+    if (this.lastTick.size > 10_000) this.lastTick.clear();
+    return true;
   }
 
-  private async announce(client: pg.PoolClient, change: RunChange, transition: boolean): Promise<void> {
-    const now = Date.now();
-    if (!transition && now - (this.lastTick.get(change.id) ?? 0) < PROGRESS_TICK_MS) return;
-    this.lastTick.set(change.id, now);
-    if (this.lastTick.size > 10_000) this.lastTick.clear();
+  /**
+   * Bumps runs' versions (setting `set` too) with the transaction's commit,
+   * in the same message: bumping a version takes the store-wide change
+   * counter, which is then held for the server's time only. The runs whose
+   * change is announced get their NOTIFY in that statement.
+   */
+  private bumpAtCommit(
+    client: pg.PoolClient,
+    atCommit: AtCommit,
+    runIds: string[],
+    options: { set?: string; transition?: (runId: string) => boolean } = {},
+  ): void {
+    if (runIds.length === 0) return;
+    const list = (ids: string[]) => ids.map((id) => client.escapeLiteral(id)).join(', ');
+    const announced = runIds.filter((id) => this.announces(id, options.transition?.(id) ?? false));
+    const set = options.set ? `${options.set}, ` : '';
+    const update = `UPDATE runs SET ${set}version = version + 1, updated_at = now() WHERE id IN (${list(runIds)})
+      RETURNING id, version, status`;
+    atCommit.add(
+      announced.length === 0
+        ? update
+        : `WITH bumped AS (${update})
+           SELECT pg_notify(${client.escapeLiteral(RUN_CHANGES_CHANNEL)},
+             json_build_object('id', id, 'version', version, 'status', status)::text)
+           FROM bumped WHERE id IN (${list(announced)})`,
+    );
+  }
+
+  /** Announces a change that takes no version (a deletion) on commit. */
+  private async announce(client: pg.PoolClient, change: RunChange): Promise<void> {
     await client.query('SELECT pg_notify($1, $2)', [RUN_CHANGES_CHANNEL, JSON.stringify(change)]);
   }
 
   async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
-    return this.tx(async (client) => {
+    return this.tx(async (client, atCommit) => {
       if (input.idempotencyKey !== undefined) {
         // Two requests with one key at once: the second waits here, then finds the first's run.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -273,9 +290,14 @@ export class PostgresStore implements Store {
         ],
       );
       await client.query('UPDATE runs SET item_count = $2 WHERE id = $1', [runId, inserted.rowCount ?? 0]);
-      // Workers in other processes learn of new work without waiting for their idle poll.
-      await this.announce(client, { id: runId, version: 1, status: 'queued' }, true);
-      return { run: (await this.readRun(client, runId))!, created: true };
+      const created = (await this.readRun(client, runId))!;
+      // Its change number with the commit; workers in other processes learn of new work without waiting for their idle poll.
+      atCommit.add(
+        `WITH bumped AS (UPDATE runs SET version = version WHERE id = ${client.escapeLiteral(runId)} RETURNING id, version, status)
+         SELECT pg_notify(${client.escapeLiteral(RUN_CHANGES_CHANNEL)},
+           json_build_object('id', id, 'version', version, 'status', status)::text) FROM bumped`,
+      );
+      return { run: created, created: true };
     });
   }
 
@@ -345,13 +367,13 @@ export class PostgresStore implements Store {
     };
   }
 
-  /** Locks runs in one order (by id) before their versions are bumped, which takes the change counter. */
+  /** Locks runs in one order (by id) before their versions are bumped (with the commit, which takes the change counter). */
   private async lockRuns(client: pg.PoolClient, runIds: string[]): Promise<void> {
     await client.query('SELECT 1 FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE', [runIds]);
   }
 
   async cancelRun(owner: string, runId: string): Promise<StoredRun | null> {
-    return this.tx(async (client) => {
+    return this.tx(async (client, atCommit) => {
       const head = await client.query<{ status: RunStatus }>(
         'SELECT status FROM runs WHERE id = $1 AND owner = $2',
         [runId, owner],
@@ -363,24 +385,29 @@ export class PostgresStore implements Store {
          WHERE run_id = $1 AND status IN ('queued', 'running')`,
         [runId],
       );
-      const cancelled = await client.query<{ version: string }>(
-        `UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now(), version = version + 1
-         WHERE id = $1 AND status = ANY($2) RETURNING version`,
+      const cancelled = await client.query(
+        `UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now()
+         WHERE id = $1 AND status = ANY($2)`,
         [runId, [...CANCELLABLE]],
       );
-      if (!cancelled.rows[0]) return null;
-      await this.announce(
-        client,
-        { id: runId, version: Number(cancelled.rows[0].version), status: 'cancelled' },
-        true,
-      );
-      return this.readRun(client, runId);
+      if (!cancelled.rowCount) return null;
+      return this.bumpedAtCommit(client, atCommit, runId);
     });
+  }
+
+  /**
+   * Bumps the run's version with the commit, as a transition, and returns the
+   * run as it will be then (this transaction holds its row, so its next version is known).
+   */
+  private async bumpedAtCommit(client: pg.PoolClient, atCommit: AtCommit, runId: string): Promise<StoredRun> {
+    this.bumpAtCommit(client, atCommit, [runId], { transition: () => true });
+    const run = (await this.readRun(client, runId))!;
+    return { ...run, version: run.version + 1 };
   }
 
   async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
     const replaced: string[] = [];
-    const retried = await this.tx(async (client) => {
+    const retried = await this.tx(async (client, atCommit) => {
       replaced.length = 0;
       const head = await client.query<{ status: RunStatus }>(
         'SELECT status FROM runs WHERE id = $1 AND owner = $2 FOR UPDATE',
@@ -399,12 +426,11 @@ export class PostgresStore implements Store {
         [runId, [...RETRIED_ITEMS]],
       );
       await client.query(
-        `UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL WHERE id = $1`,
+        `UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = now() WHERE id = $1`,
         [runId],
       );
       if (requeued.rowCount === 0) await this.settleRun(client, runId);
-      await this.touch(client, runId, true);
-      return this.readRun(client, runId);
+      return this.bumpedAtCommit(client, atCommit, runId);
     });
     await this.deleteBlobs(runId, replaced);
     return retried;
@@ -427,7 +453,7 @@ export class PostgresStore implements Store {
       await client.query('DELETE FROM url_aliases WHERE run_id = $1', [runId]);
       await this.search.removeRunIn(client, runId);
       await client.query('DELETE FROM runs WHERE id = $1', [runId]);
-      await this.announce(client, { id: runId, version: 0, status: 'deleted' }, true);
+      await this.announce(client, { id: runId, version: 0, status: 'deleted' });
       return true;
     });
     if (deleted) {
@@ -438,7 +464,7 @@ export class PostgresStore implements Store {
 
   async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
     if (count <= 0) return [];
-    return this.tx(async (client) => {
+    return this.tx(async (client, atCommit) => {
       const active = await client.query<{ n: string }>(
         "SELECT count(*) AS n FROM runs WHERE status IN ('queued', 'running')",
       );
@@ -465,31 +491,21 @@ export class PostgresStore implements Store {
       if (claimed.length === 0) return [];
       claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
       const runIds = [...new Set(claimed.map((row) => row.run_id))];
-      await this.lockRuns(client, runIds);
       const { rows: runRows } = await client.query<{
         id: string;
         owner: string;
         type: RunType;
         params: Record<string, unknown>;
         status: RunStatus;
-        version: string;
-        previous: RunStatus;
-      }>(
-        `UPDATE runs r SET status = CASE WHEN r.status = 'queued' THEN $2 ELSE r.status END,
-            started_at = coalesce(r.started_at, now()), updated_at = now(), version = r.version + 1
-         FROM (SELECT id, status FROM runs WHERE id = ANY($1)) before
-         WHERE r.id = before.id
-         RETURNING r.id, r.owner, r.type, r.params, r.status, r.version, before.status AS previous`,
-        [runIds, statusOnClaim('queued')],
-      );
+      }>('SELECT id, owner, type, params, status FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE', [
+        runIds,
+      ]);
       const byId = new Map(runRows.map((run) => [run.id, run]));
-      for (const run of runRows) {
-        await this.announce(
-          client,
-          { id: run.id, version: Number(run.version), status: run.status },
-          run.status !== run.previous,
-        );
-      }
+      const running = client.escapeLiteral(statusOnClaim('queued'));
+      this.bumpAtCommit(client, atCommit, runIds, {
+        set: `status = CASE WHEN status = 'queued' THEN ${running} ELSE status END, started_at = coalesce(started_at, now())`,
+        transition: (runId) => byId.get(runId)?.status === 'queued',
+      });
       return claimed.map((row) => {
         const run = byId.get(row.run_id)!;
         return {
@@ -531,7 +547,7 @@ export class PostgresStore implements Store {
     const replaced: string[] = [];
     let written = false;
     try {
-      written = await this.tx(async (client) => {
+      written = await this.tx(async (client, atCommit) => {
         replaced.length = 0;
         // The lease is checked in the transaction that writes: a worker that lost it writes nothing.
         const held = await client.query(
@@ -583,7 +599,7 @@ export class PostgresStore implements Store {
         }
         if (outcome.document) await this.search.upsertIn(client, outcome.document);
         const settled = await this.settleRun(client, item.runId);
-        await this.touch(client, item.runId, settled);
+        this.bumpAtCommit(client, atCommit, [item.runId], { transition: () => settled });
         return true;
       });
     } finally {
@@ -657,19 +673,19 @@ export class PostgresStore implements Store {
   }
 
   async releaseItem(item: ClaimedItem): Promise<void> {
-    await this.tx(async (client) => {
+    await this.tx(async (client, atCommit) => {
       const released = await client.query(
         `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0)
          WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
         [item.itemId, item.leaseToken],
       );
-      if (released.rowCount === 1) await this.touch(client, item.runId, false);
+      if (released.rowCount === 1) this.bumpAtCommit(client, atCommit, [item.runId]);
     });
   }
 
   /** The reaper: items whose lease expired (their worker died or hangs) go back to the queue. */
   async requeueInterrupted(options: { all: boolean }): Promise<number> {
-    return this.tx(async (client) => {
+    return this.tx(async (client, atCommit) => {
       const { rows } = await client.query<{ run_id: string }>(
         `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, updated_at = now()
          WHERE id IN (
@@ -679,7 +695,7 @@ export class PostgresStore implements Store {
       );
       const runIds = [...new Set(rows.map((row) => row.run_id))];
       await this.lockRuns(client, runIds);
-      for (const runId of runIds) await this.touch(client, runId, false);
+      this.bumpAtCommit(client, atCommit, runIds);
       return rows.length;
     });
   }
