@@ -13,7 +13,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'all' } },
       {
-        // The API suite again, on PostgreSQL (a throwaway cluster on 127.0.0.1): see test/test-server.ts.
+        // The API suites again, on PostgreSQL (a throwaway cluster on 127.0.0.1, contents and screenshots
+        // in the blob store): see test/test-server.ts. Suites whose subject is not the store (the API
+        // reference page, schema compilation, starvation) run once.
         extends: true,
         test: {
           name: 'api-on-postgres',
@@ -22,6 +24,9 @@ export default defineConfig({
             'test/errors.test.ts',
             'test/deep-crawl.test.ts',
             'test/search-api.test.ts',
+            'test/extract-api.test.ts',
+            'test/screenshots-api.test.ts',
+            'test/fuzz.test.ts',
           ],
           env: { WEBDATA_TEST_STORE: 'postgres' },
         },
