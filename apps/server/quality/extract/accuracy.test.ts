@@ -5,9 +5,11 @@ import { loadExtractionCases } from './fixture-cases.js';
 
 /**
  * Floor of the default engine's overall field accuracy on the fixtures. It
- * measured 98.2 % (224/228 fields) when written; the floor sits a few points
- * under so that a regression fails the test. The fixtures were written
- * alongside the engine, so this is not a figure for unseen pages.
+ * measured 95.6 % (218/228 fields) with the evidence-based engine (98.2 %
+ * before, when it also took weak matches and bent values to fit: the misses
+ * now are values named only loosely, which it leaves out rather than guess).
+ * The floor sits under it so that a regression fails the test. The fixtures
+ * were written alongside the engine, so this is not a figure for unseen pages.
  */
 const ACCURACY_FLOOR = 0.94;
 

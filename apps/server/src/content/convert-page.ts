@@ -78,5 +78,6 @@ export function convertPage(html: string, pageUrl: string): ConvertedPage {
     links: facts.links,
     canonicalUrl: facts.canonicalUrl,
     headings: facts.headings,
+    article: main.article,
   };
 }

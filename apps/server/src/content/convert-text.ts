@@ -54,6 +54,7 @@ export function convertText(body: string, kind: 'text' | 'json'): ConvertedPage 
       links: linksInText(pretty),
       canonicalUrl: null,
       headings: [],
+      article: null,
     };
   }
   const headings = [...body.matchAll(ATX_HEADING)].map((m) => m[2]!.trim()).filter(Boolean);
@@ -66,5 +67,6 @@ export function convertText(body: string, kind: 'text' | 'json'): ConvertedPage 
     links: linksInText(body),
     canonicalUrl: null,
     headings,
+    article: null,
   };
 }

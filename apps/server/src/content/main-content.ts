@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import type { HtmlDocument } from './parse-document.js';
+import type { ArticleMetadata } from './types.js';
 
 /** Below this many characters of text, Readability's pick is compared with the plain fallback. */
 const SHORT_TEXT = 200;
@@ -72,10 +73,11 @@ function removeNoise(root: Element): void {
   for (const element of doomed) element.remove();
 }
 
-/** The main content picked from a page, and how it was found. */
+/** The main content picked from a page, how it was found, and Readability's metadata when it ran. */
 export interface MainContent {
   element: Element;
   source: 'readability' | 'fallback';
+  article: ArticleMetadata | null;
 }
 
 function textLength(element: Element | null | undefined): number {
@@ -120,26 +122,38 @@ export interface MainContentOptions {
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
   if (options.elementCount > READABILITY_MAX_ELEMENTS || options.maxDepth > READABILITY_MAX_DEPTH) {
-    return { element: fallbackContent(document), source: 'fallback' };
+    return { element: fallbackContent(document), source: 'fallback', article: null };
   }
   let picked: Element | null = null;
+  let metadata: ArticleMetadata | null = null;
   try {
     const article = new Readability(document, {
       // Hands back the content element itself rather than re-serialised HTML.
       serializer: (element: Node) => element as unknown as string,
       classesToPreserve: options.keepClasses,
-      disableJSONLD: true,
     }).parse();
     picked = (article?.content as unknown as Element | null | undefined) ?? null;
+    if (article) {
+      metadata = {
+        title: article.title ?? null,
+        byline: article.byline ?? null,
+        siteName: article.siteName ?? null,
+        excerpt: article.excerpt ?? null,
+        publishedTime: article.publishedTime ?? null,
+        lang: article.lang ?? null,
+      };
+    }
   } catch {
     picked = null; // a DOM Readability cannot handle
   }
   const pickedLength = textLength(picked);
-  if (picked && pickedLength >= SHORT_TEXT) return { element: picked, source: 'readability' };
+  if (picked && pickedLength >= SHORT_TEXT)
+    return { element: picked, source: 'readability', article: metadata };
   // On a short page Readability's scoring is unreliable (it tends to keep
   // navigation and drop the heading); the plain cleaned <main>/<body> wins
   // unless it is empty.
   const fallback = fallbackContent(options.reparse());
-  if (!picked || textLength(fallback) > 0) return { element: fallback, source: 'fallback' };
-  return { element: picked, source: 'readability' };
+  if (!picked || textLength(fallback) > 0)
+    return { element: fallback, source: 'fallback', article: metadata };
+  return { element: picked, source: 'readability', article: metadata };
 }

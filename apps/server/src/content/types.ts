@@ -1,3 +1,13 @@
+/** Readability's metadata of a page: what its `parse()` answers besides the content. */
+export interface ArticleMetadata {
+  title: string | null;
+  byline: string | null;
+  siteName: string | null;
+  excerpt: string | null;
+  publishedTime: string | null;
+  lang: string | null;
+}
+
 /** A page converted to every content format the API serves. */
 export interface ConvertedPage {
   title: string | null;
@@ -13,4 +23,10 @@ export interface ConvertedPage {
   canonicalUrl: string | null;
   /** Headings (h1–h3) text, for search weighting. */
   headings: string[];
+  /**
+   * Readability's metadata of the page (extraction weighs it as evidence);
+   * null when Readability was not run (a page too large or deep for it, not
+   * HTML) or found no article.
+   */
+  article: ArticleMetadata | null;
 }

@@ -89,6 +89,9 @@ export async function processItem(
       query: extractParams.query,
       owner: item.owner,
       signal,
+      // What the converter already read: Readability's metadata and the main text (not read twice).
+      article: page.kind === 'html' ? converted.article : null,
+      mainText: converted.text,
     });
     signal.throwIfAborted();
     if (extracted.ok) {

@@ -1,59 +1,86 @@
-import { MATCH_THRESHOLD, matchScore, type NameTarget, STRONG_MATCH } from './names.js';
+import { EVIDENCE_STRENGTH, type EvidenceKind } from './evidence.js';
+import { MATCH_THRESHOLD, matchScore, type NameTarget } from './names.js';
 import { type FactNode, type FactScalar, isNode } from './page-facts.js';
+
+/** A node to look for values in, and how much its place on the page adds to or takes from its evidence. */
+export interface Context {
+  node: FactNode;
+  /** 1 for the main item and the page-wide sources; less for other structured items (a sidebar's product). */
+  weight: number;
+}
 
 /** One value on the page that may answer a property. */
 export interface Candidate {
   value: FactScalar | FactNode;
-  /** Name match, less a cost per level of nesting. */
-  score: number;
-  /** Index of the context node it came from (lower = more trusted). */
-  rank: number;
-  depth: number;
+  /** How well the key names the property (`names.ts`), less a cost per level of nesting. */
+  match: number;
+  /** The kind of evidence the value is. */
+  evidence: EvidenceKind;
+  /** match × strength of the evidence × the context's weight: how far the value is trusted on its own. */
+  confidence: number;
+  /**
+   * What independent finding this is: findings with the same label are one
+   * source (the same JSON-LD item, the meta tags of one kind), different
+   * labels agree independently.
+   */
+  source: string;
   /** The node holding the entry, and the entry's key: the same key there gives the array's other items. */
   parent: FactNode;
   key: string;
+  depth: number;
 }
 
 /** Cost of each nesting level on top of the name matcher's own: a node's own keys beat its children's. */
-const DEPTH_COST = 0.08;
+const DEPTH_COST = 0.05;
 
 /**
- * Every entry of the context nodes (and their children, `maxDepth` levels
- * down) whose key names the target, best first: strong matches in order of
- * trust (the context order), then weaker ones by score.
+ * Every entry of the contexts (and their children, `maxDepth` levels down)
+ * whose key names the target, most trusted first.
  */
-export function findCandidates(contexts: FactNode[], target: NameTarget, maxDepth = 2): Candidate[] {
+export function findCandidates(contexts: Context[], target: NameTarget, maxDepth = 2): Candidate[] {
   const found: Candidate[] = [];
   const seen = new Set<FactNode>();
-  const walk = (node: FactNode, prefix: string[], depth: number, rank: number) => {
+  const walk = (node: FactNode, prefix: string[], depth: number, context: Context, index: number) => {
     if (seen.has(node)) return;
     seen.add(node);
     for (const entry of node.entries) {
       const path = [...prefix, entry.key];
       const raw = matchScore(target, path);
       if (raw >= MATCH_THRESHOLD) {
+        const evidence = entry.evidence ?? node.evidence;
+        const match = raw - DEPTH_COST * depth;
         found.push({
           value: entry.value,
-          score: raw - DEPTH_COST * depth,
-          rank,
-          depth,
+          match,
+          evidence,
+          confidence: match * EVIDENCE_STRENGTH[evidence] * context.weight,
+          source: sourceLabel(node, evidence, index),
           parent: node,
           key: entry.key,
+          depth,
         });
       }
-      if (isNode(entry.value) && depth < maxDepth) walk(entry.value, path, depth + 1, rank);
+      if (isNode(entry.value) && depth < maxDepth) walk(entry.value, path, depth + 1, context, index);
     }
   };
-  contexts.forEach((node, rank) => {
-    walk(node, [], 0, rank);
+  contexts.forEach((context, index) => {
+    walk(context.node, [], 0, context, index);
   });
-  const strong = found
-    .filter((c) => c.score >= STRONG_MATCH)
-    .sort((a, b) => a.rank - b.rank || b.score - a.score);
-  const weak = found
-    .filter((c) => c.score < STRONG_MATCH && c.score >= MATCH_THRESHOLD - 0.1)
-    .sort((a, b) => b.score - a.score || a.rank - b.rank);
-  return [...strong, ...weak];
+  return found.sort((a, b) => b.confidence - a.confidence);
+}
+
+/**
+ * Findings that are not independent share a label: each structured item is
+ * one source; all meta tags are one (one template writes OpenGraph, Twitter
+ * and the plain tags alike); the parts of the `<title>` are one; the visible
+ * structure's kinds (the heading, a byline, a time) are each their own.
+ */
+function sourceLabel(node: FactNode, evidence: EvidenceKind, index: number): string {
+  if (node.source === 'jsonld' || node.source === 'microdata' || node.source === 'rdfa')
+    return `${node.source}#${index}`;
+  if (node.source === 'meta') return 'meta';
+  if (evidence.startsWith('title-')) return 'title';
+  return `${node.source}:${evidence}`;
 }
 
 /** All values the candidate's parent holds under the candidate's key: the items of a repeated property. */

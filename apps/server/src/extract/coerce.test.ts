@@ -23,14 +23,17 @@ describe('coerceScalar', () => {
   it('coerces to number and integer', () => {
     expect(coerceScalar('$1,299.00', { type: 'number' }, ctx('price'))).toBe(1299);
     expect(coerceScalar('1.299,00 €', { type: 'number' }, ctx('price'))).toBe(1299);
-    expect(coerceScalar('4.6', { type: 'integer' }, ctx('stars'))).toBe(5);
+    // Never bent to fit: a fraction is no integer, a range is no one number.
+    expect(coerceScalar('4.6', { type: 'integer' }, ctx('stars'))).toBeUndefined();
+    expect(coerceScalar('$19.99', { type: 'integer' }, ctx('price'))).toBeUndefined();
+    expect(coerceScalar('Serves 4–6', { type: 'integer' }, ctx('servings'))).toBeUndefined();
     expect(coerceScalar('12 servings', { type: 'integer' }, ctx('servings'))).toBe(12);
     expect(coerceScalar('PT1H5M', { type: 'integer' }, ctx('cookTime'))).toBe(65);
     expect(coerceScalar('Call us', { type: 'number' }, ctx('price'))).toBeUndefined();
   });
 
   it('reads numbers out of structured nodes', () => {
-    const amount = newNode('jsonld', ['QuantitativeValue']);
+    const amount = newNode('jsonld', 'jsonld', ['QuantitativeValue']);
     amount.entries.push({ key: 'value', value: 230 });
     expect(coerceScalar(amount, { type: 'integer' }, ctx('employees'))).toBe(230);
   });
@@ -52,9 +55,16 @@ describe('coerceScalar', () => {
     expect(coerceScalar('2024-05-14T09:12:00+01:00', { type: 'string', format: 'date' }, ctx('date'))).toBe(
       '2024-05-14',
     );
-    expect(coerceScalar('14 Nov 2024 18:30', { type: 'string', format: 'date-time' }, ctx('start'))).toBe(
-      '2024-11-14T18:30:00Z',
-    );
+    expect(
+      coerceScalar('14 Nov 2024 18:30 +01:00', { type: 'string', format: 'date-time' }, ctx('start')),
+    ).toBe('2024-11-14T18:30:00+01:00');
+    // A date-time needs a time and a zone: the page gave neither, or no zone, so there is none (not midnight UTC).
+    expect(
+      coerceScalar('14 Nov 2024', { type: 'string', format: 'date-time' }, ctx('start')),
+    ).toBeUndefined();
+    expect(
+      coerceScalar('14 Nov 2024 18:30', { type: 'string', format: 'date-time' }, ctx('start')),
+    ).toBeUndefined();
     expect(coerceScalar('next week', { type: 'string', format: 'date' }, ctx('date'))).toBeUndefined();
   });
 
@@ -68,14 +78,14 @@ describe('coerceScalar', () => {
   });
 
   it('turns addresses and named items into text', () => {
-    const address = newNode('jsonld', ['PostalAddress']);
+    const address = newNode('jsonld', 'jsonld', ['PostalAddress']);
     address.entries.push(
       { key: 'streetAddress', value: '1 Main St' },
       { key: 'addressLocality', value: 'Springfield' },
       { key: 'addressCountry', value: 'US' },
     );
     expect(coerceScalar(address, { type: 'string' }, ctx('address'))).toBe('1 Main St, Springfield, US');
-    const person = newNode('jsonld', ['Person']);
+    const person = newNode('jsonld', 'jsonld', ['Person']);
     person.entries.push({ key: 'name', value: 'Ada' });
     expect(coerceScalar(person, { type: 'string' }, ctx('author'))).toBe('Ada');
   });

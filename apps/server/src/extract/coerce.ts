@@ -2,7 +2,7 @@ import type { SchemaProperty } from '@webdata/contract';
 import type { NameTarget } from './names.js';
 import { type FactNode, type FactScalar, isNode, valuesOf } from './page-facts.js';
 import { formatDate, formatDateTime, parseDate } from './parse-date.js';
-import { detectCurrency, parseDurationMinutes, parseNumber } from './parse-number.js';
+import { detectCurrency, parseDurationMinutes, parseNumber, parseRange } from './parse-number.js';
 import { absolutise } from './read-structure.js';
 
 /** The JSON types a property accepts, `null` left out, in the order declared. */
@@ -23,12 +23,16 @@ export function allowsNull(prop: SchemaProperty): boolean {
   );
 }
 
-/** Context a coercion may need: the page URL (relative links) and the property's name target. */
+/** Context a coercion may need: the page URL (relative links), its language (numbers, dates) and the property's name target. */
 export interface CoerceContext {
   pageUrl: string;
   target: NameTarget;
+  /** The page's language (BCP 47), when stated. */
+  lang?: string | undefined;
 }
 
+const LOW_END = new Set(['min', 'minimum', 'low', 'lowest', 'from', 'least']);
+const HIGH_END = new Set(['max', 'maximum', 'high', 'highest', 'to', 'most', 'upto']);
 const SCHEMA_ORG_ENUM = /^https?:\/\/schema\.org\/(\w+)$/i;
 const TRUE_WORDS =
   /^(yes|y|true|1|on|in ?stock|available|available now|limited ?availability|pre ?order|on ?sale|open|included|remote|online|telecommute|fully remote|ja|oui|si|sí)$/i;
@@ -38,8 +42,9 @@ const FALSE_WORDS =
 /**
  * Coerces one value read from the page to the scalar type a property declares
  * (string, number, integer, boolean, enum, `format: date`/`date-time`/`email`/`uri`).
- * Returns `undefined` when the value cannot honestly be read as that type:
- * the caller then tries its next candidate, never a guess.
+ * Returns `undefined` when the value cannot honestly be read as that type —
+ * it is never bent to fit: `$19.99` is no integer, `5 March 2024` (no time,
+ * no zone) is no `date-time`.
  */
 export function coerceScalar(
   value: FactScalar | FactNode,
@@ -53,7 +58,7 @@ export function coerceScalar(
     else if (type === 'number') out = toNumber(value, ctx);
     else if (type === 'integer') {
       const n = toNumber(value, ctx);
-      out = n === undefined ? undefined : Math.round(n);
+      out = n !== undefined && Number.isSafeInteger(n) ? n : undefined;
     } else if (type === 'boolean') out = toBoolean(value);
     if (out !== undefined) return out;
   }
@@ -122,12 +127,16 @@ function toStringValue(
   prop: SchemaProperty,
   ctx: CoerceContext,
 ): string | undefined {
-  const text = toText(value)?.trim();
+  const text = toText(value)
+    ?.replace(/[\s\u00a0]+/g, ' ')
+    .trim();
   if (!text) return undefined;
   if (prop.format === 'date' || prop.format === 'date-time') {
-    const date = parseDate(text);
+    const date = parseDate(text, ctx.lang);
     if (!date) return undefined;
-    return prop.format === 'date' ? formatDate(date) : formatDateTime(date);
+    if (prop.format === 'date') return formatDate(date);
+    // RFC 3339 needs a time and a zone: a page that states neither has not given a date-time.
+    return date.time && date.offset ? formatDateTime(date) : undefined;
   }
   if (prop.format === 'email' || ctx.target.concepts.has('email')) {
     const email = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(text.replace(/^mailto:/i, ''))?.[0];
@@ -161,7 +170,14 @@ function toNumber(value: FactScalar | FactNode, ctx: CoerceContext): number | un
     const minutes = parseDurationMinutes(value);
     if (minutes !== undefined) return minutes;
   }
-  return parseNumber(value);
+  // A range ("2–4 years", "$10 – $20") is one number only for a property that asks for its low or high end.
+  const range = parseRange(value);
+  if (range) {
+    if (ctx.target.tokens.some((t) => LOW_END.has(t))) return range[0];
+    if (ctx.target.tokens.some((t) => HIGH_END.has(t))) return range[1];
+    return undefined;
+  }
+  return parseNumber(value, ctx.lang);
 }
 
 function toBoolean(value: FactScalar | FactNode): boolean | undefined {

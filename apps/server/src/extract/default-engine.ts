@@ -6,12 +6,15 @@ import { InlineSchemaValidator, type SchemaValidator } from './schema-validator.
 import type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';
 
 /**
- * The deterministic extraction engine: no model, no network. Reads JSON-LD,
- * microdata, meta tags and the page's visible structure, matches the schema's
- * properties to what it found by name, synonym, description and query words,
- * coerces each value to its declared type, and checks the result against the
- * schema. A required property it cannot find fails the page; it never invents
- * a value. Without a schema it answers a generic object (see `extractGeneric`).
+ * The deterministic extraction engine: no model, no network. Reads the
+ * page's evidence (JSON-LD, microdata, RDFa, meta tags, the document title,
+ * Readability's reading, the visible structure), matches the schema's
+ * properties to it by name, synonym, description and query words, and gives
+ * each property the value its evidence supports best, coerced to the
+ * declared type and checked for its meaning, when that evidence is strong
+ * enough (`evidence.ts`). Otherwise a nullable property is null and a
+ * required one fails the page with an error naming it: it never guesses.
+ * Without a schema it answers a generic object (see `extractGeneric`).
  * The schema check runs on `schemas` (the server gives it a thread of its own).
  */
 export class DefaultExtractionEngine implements ExtractionEngine {
@@ -20,7 +23,7 @@ export class DefaultExtractionEngine implements ExtractionEngine {
   /** Extracts one page; see the class comment for the rules. */
   async extract(input: ExtractionInput): Promise<ExtractionOutcome> {
     if (input.signal?.aborted) return failure('cancelled', 'the extraction was cancelled');
-    const facts = readPageFacts(input.html, input.url);
+    const facts = readPageFacts(input.html, input.url, input.article);
     const schema = input.schema;
     const words = input.query ? [input.query] : [];
     if (schema?.description) words.push(schema.description);
@@ -28,8 +31,12 @@ export class DefaultExtractionEngine implements ExtractionEngine {
     if (!schema) return { ok: true, data: extractGeneric(facts, contexts, input.query), engine: 'default' };
 
     const filled = fillObject(schema, contexts, { facts });
-    if (!filled.ok)
-      return failure('extraction_failed', `required property "${filled.missing}" not found on the page`);
+    if (!filled.ok) {
+      const why = filled.unfit
+        ? `: the page states ${JSON.stringify(filled.unfit.stated)}, which is not ${filled.unfit.type}`
+        : ' not found on the page';
+      return failure('extraction_failed', `required property "${filled.missing}"${why}`);
+    }
     const check = await this.schemas.checkOutput(input.owner ?? '', schema, filled.value);
     if (!check.valid) return failure('extraction_failed', check.message);
     return { ok: true, data: filled.value, engine: 'default' };

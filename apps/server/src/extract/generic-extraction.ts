@@ -1,5 +1,6 @@
-import { findCandidates } from './candidates.js';
+import { type Context, findCandidates } from './candidates.js';
 import { coerceScalar } from './coerce.js';
+import { CONFIDENCE_FLOOR } from './evidence.js';
 import { nameTarget, tokenize } from './names.js';
 import { type FactNode, type FactScalar, isNode, type PageFacts } from './page-facts.js';
 import { fillObject } from './schema-filler.js';
@@ -42,15 +43,13 @@ const MAX_MATCHES = 5;
  */
 export function extractGeneric(
   facts: PageFacts,
-  contexts: FactNode[],
+  contexts: Context[],
   query: string | undefined,
 ): Record<string, unknown> {
   const base = fillObject(BASE_SCHEMA, contexts, { facts });
   const out: Record<string, unknown> = { url: facts.url, ...(base.ok ? base.value : {}) };
-  const main =
-    contexts[0] && contexts[0].source !== 'meta' && contexts[0].source !== 'structure'
-      ? contexts[0]
-      : undefined;
+  const first = contexts[0]?.node;
+  const main = first && ['jsonld', 'microdata', 'rdfa'].includes(first.source) ? first : undefined;
   if (main?.types[0]) out.type = main.types[0];
 
   const words = [...new Set(query ? tokenize(query) : [])].filter((w) => w.length > 2);
@@ -59,8 +58,12 @@ export function extractGeneric(
     if (word in out) continue;
     const target = nameTarget(word);
     for (const c of findCandidates(contexts, target)) {
-      if (c.score < 0.85) break;
-      const value = coerceScalar(c.value, { type: 'string' }, { pageUrl: facts.url, target });
+      if (c.confidence < CONFIDENCE_FLOOR) break;
+      const value = coerceScalar(
+        c.value,
+        { type: 'string' },
+        { pageUrl: facts.url, target, lang: facts.lang },
+      );
       if (typeof value === 'string' && value) {
         fields[word] = value;
         break;

@@ -209,7 +209,8 @@ const CONCEPTS: Record<string, string[]> = {
     'organization name',
   ],
   brand: ['brand', 'manufacturer', 'make', 'maker', 'vendor', 'brand name'],
-  publisher: ['publisher', 'site name', 'publication', 'source', 'outlet', 'newspaper', 'site'],
+  publisher: ['publisher', 'publication', 'source', 'outlet', 'newspaper', 'publishing house'],
+  siteName: ['site name', 'site', 'website name', 'site title', 'application name', 'web site name'],
   location: [
     'location',
     'address',
@@ -453,6 +454,18 @@ for (const [concept, phrases] of Object.entries(CONCEPTS)) {
   }
 }
 
+/**
+ * Concepts that often name the same thing without meaning it: a publisher
+ * is usually the site's owner, not always its name. A key of one answers the
+ * other at {@link RELATED_MATCH}, which alone stays under the confidence floor.
+ */
+const RELATED: [string, string][] = [['siteName', 'publisher']];
+const RELATED_MATCH = 0.7;
+
+function related(a: Set<string>, b: Set<string>): boolean {
+  return RELATED.some(([x, y]) => (a.has(x) && b.has(y)) || (a.has(y) && b.has(x)));
+}
+
 /** The concepts a phrase names directly (`offer price` → none, `price` → price). */
 export function conceptsOf(phrase: string): Set<string> {
   return CONCEPTS_BY_PHRASE.get(phrase) ?? new Set();
@@ -474,14 +487,16 @@ export interface NameTarget {
 export function nameTarget(name: string, description?: string): NameTarget {
   const tokens = tokenize(name);
   const phrase = tokens.join(' ');
+  // Generic words ("name" in siteName, "date" in eventDate) say nothing on their own: their concepts are left out.
   const tokenConcepts = new Set<string>();
-  for (const t of tokens) for (const c of conceptsOf(t)) tokenConcepts.add(c);
+  for (const t of tokens) if (!GENERIC_LEAVES.has(t)) for (const c of conceptsOf(t)) tokenConcepts.add(c);
   const descriptionTokens = new Set(description ? tokenize(description) : []);
   const descriptionConcepts = new Set<string>();
   if (description) {
     const words = [...descriptionTokens];
     for (let i = 0; i < words.length; i++) {
-      for (const c of conceptsOf(words[i] ?? '')) descriptionConcepts.add(c);
+      if (!GENERIC_LEAVES.has(words[i] ?? ''))
+        for (const c of conceptsOf(words[i] ?? '')) descriptionConcepts.add(c);
       if (i + 1 < words.length)
         for (const c of conceptsOf(`${words[i]} ${words[i + 1]}`)) descriptionConcepts.add(c);
     }
@@ -513,6 +528,9 @@ function subset(a: string[], b: string[]): boolean {
  */
 export function matchScore(target: NameTarget, path: string[]): number {
   const leaf = path[path.length - 1] ?? '';
+  // `author.name`, `brand.name`, `price.value`: a generic key says what its parent names.
+  if (path.length > 1 && NAMING_LEAVES.has(leaf))
+    return Math.max(0, matchScore(target, path.slice(0, -1)) - 0.02);
   const leafTokens = tokenize(leaf);
   const leafPhrase = leafTokens.join(' ');
   if (leafTokens.length === 0 || target.tokens.length === 0) return 0;
@@ -522,6 +540,8 @@ export function matchScore(target: NameTarget, path: string[]): number {
   if (leafPhrase === target.phrase) score = 1;
   else if (leafTokens.length === target.tokens.length && subset(leafTokens, target.tokens)) score = 0.95;
   else if (intersects(leafConcepts, target.concepts)) score = 0.9;
+  else if (related(leafConcepts, target.concepts)) score = RELATED_MATCH;
+  else if (sameSpecificWords(target.tokens, leafTokens)) score = SPECIFIC_MATCH;
   else {
     const pathTokens = path.flatMap(tokenize);
     const pathConcepts = conceptsOf(pathTokens.join(' '));
@@ -563,6 +583,63 @@ const GENERIC_LEAVES = new Set([
   'count',
   'number',
 ]);
+
+/** Units written into property names (`weightKg`, `warrantyYears`, `capacityMW`): they say how, not what. */
+const UNIT_WORDS = new Set([
+  'kg',
+  'g',
+  'lb',
+  'oz',
+  'cm',
+  'mm',
+  'm',
+  'km',
+  'in',
+  'ft',
+  'mi',
+  'year',
+  'month',
+  'week',
+  'day',
+  'hour',
+  'minute',
+  'min',
+  'second',
+  'sec',
+  'ms',
+  'usd',
+  'eur',
+  'gbp',
+  'percent',
+  'pct',
+  'mw',
+  'kw',
+  'w',
+  'kwh',
+  'gb',
+  'mb',
+  'kb',
+  'l',
+  'ml',
+]);
+/** A key that names the specific part of a property's name (`contact` for `contactName`, `weight` for `weightKg`). */
+const SPECIFIC_MATCH = 0.88;
+
+function specificWords(tokens: string[]): string[] {
+  return tokens.filter((t) => !GENERIC_LEAVES.has(t) && !UNIT_WORDS.has(t));
+}
+
+/** The two names are the same once generic words and units are left out, and something was left out. */
+function sameSpecificWords(target: string[], leaf: string[]): boolean {
+  const a = specificWords(target);
+  const b = specificWords(leaf);
+  if (a.length === 0 || a.length !== b.length || (a.length === target.length && b.length === leaf.length))
+    return false;
+  return a.every((t, i) => t === b[i]);
+}
+
+/** Keys that, under another key, stand for it: `author.name` is the author. */
+const NAMING_LEAVES = new Set(['name', 'value', 'text', '@value']);
 
 /** The lowest score at which a key is taken to name a property. */
 export const MATCH_THRESHOLD = 0.6;

@@ -2,12 +2,15 @@
  * The facts read from one page, by source. Every source is turned into the same
  * shape, a {@link FactNode}: a typed bag of key/value entries whose values are
  * scalars or nested nodes. Keys keep their original spelling; matching
- * normalises them later, so one matcher serves JSON-LD, microdata, meta tags
- * and the page's visible structure alike.
+ * normalises them later, so one matcher serves JSON-LD, microdata, RDFa, meta
+ * tags, Readability's reading and the page's visible structure alike. Each
+ * entry carries the kind of evidence it is ({@link EvidenceKind}), which sets
+ * how much a value read from it is trusted.
  */
+import type { EvidenceKind } from './evidence.js';
 
-/** Where a node came from, in order of trust. */
-export type FactSource = 'jsonld' | 'microdata' | 'meta' | 'structure';
+/** Where a node came from. */
+export type FactSource = 'jsonld' | 'microdata' | 'rdfa' | 'meta' | 'readability' | 'document' | 'structure';
 
 /** A leaf value read from the page. */
 export type FactScalar = string | number | boolean;
@@ -16,6 +19,8 @@ export type FactScalar = string | number | boolean;
 export interface FactEntry {
   key: string;
   value: FactScalar | FactNode;
+  /** The kind of evidence this entry is, when it differs from its node's (`og` and `twitter` in one meta node). */
+  evidence?: EvidenceKind | undefined;
 }
 
 /** A bag of facts: a JSON-LD object, a microdata item, the page's meta tags, a table row… */
@@ -24,18 +29,28 @@ export interface FactNode {
   types: string[];
   source: FactSource;
   entries: FactEntry[];
+  /** The kind of evidence of the node's entries (unless an entry says otherwise). */
+  evidence: EvidenceKind;
 }
 
 /** Everything read from one page. */
 export interface PageFacts {
   url: string;
+  /** The page's language (`<html lang>`, `og:locale`, `content-language`), as a BCP 47 tag, when stated. */
+  lang: string | undefined;
   /** Top-level JSON-LD items (arrays and `@graph` flattened, `@id` references resolved). */
   jsonld: FactNode[];
   /** Top-level microdata items (`itemscope` not nested in another item's property). */
   microdata: FactNode[];
-  /** Meta tags (OpenGraph, Twitter, article:, product:, name=description…), keys without their prefix. */
+  /** Top-level RDFa items (`typeof`/`vocab` with `property` attributes). */
+  rdfa: FactNode[];
+  /** Meta tags (OpenGraph, Twitter, Dublin Core, article:, product:, name=description…), keys without their prefix. */
   meta: FactNode;
-  /** The visible structure: headings, "Label: value" pairs, definition lists, tables, lists, patterns. */
+  /** The document `<title>` read as a headline and a site name, and other statements of the site's name. */
+  document: FactNode;
+  /** Readability's reading of the page (title, byline, site name, excerpt, date, language), when made. */
+  readability: FactNode | undefined;
+  /** The visible structure: headings, bylines, times, "Label: value" pairs, definition lists, tables, lists, patterns. */
   structure: FactNode;
   /** Tables with a header row: each row as a node keyed by the header cells. */
   tables: { caption: string; headers: string[]; rows: FactNode[] }[];
@@ -44,8 +59,8 @@ export interface PageFacts {
 }
 
 /** A new, empty node. */
-export function newNode(source: FactSource, types: string[] = []): FactNode {
-  return { types, source, entries: [] };
+export function newNode(source: FactSource, evidence: EvidenceKind, types: string[] = []): FactNode {
+  return { types, source, entries: [], evidence };
 }
 
 /** The values of `key` in a node (exact key). */

@@ -55,7 +55,52 @@ const MONTHS: Record<string, number> = {
   décembre: 12,
   dezember: 12,
 };
-const MONTH_WORD = '([a-zäéû]{3,9})\\.?';
+const MONTH_WORD = '(\\p{L}{3,12})\\.?';
+
+/** Month names of a language (long, short and genitive forms), from the runtime's locale data. */
+const LOCALE_MONTHS = new Map<string, Map<string, number>>();
+
+function localeMonths(lang: string | undefined): Map<string, number> | undefined {
+  if (!lang) return undefined;
+  const cached = LOCALE_MONTHS.get(lang);
+  if (cached) return cached;
+  const names = new Map<string, number>();
+  try {
+    const formats = [
+      new Intl.DateTimeFormat(lang, { month: 'long', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(lang, { month: 'short', timeZone: 'UTC' }),
+      // With a day, some languages write the month in another case ("5 марта", "5 marca").
+      new Intl.DateTimeFormat(lang, { month: 'long', day: 'numeric', timeZone: 'UTC' }),
+      new Intl.DateTimeFormat(lang, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+    ];
+    for (let month = 1; month <= 12; month++) {
+      const date = new Date(Date.UTC(2024, month - 1, 15));
+      for (const format of formats) {
+        const name = format.formatToParts(date).find((p) => p.type === 'month')?.value;
+        const word = name?.toLowerCase().replace(/\.$/, '');
+        if (word && /^\p{L}{3,}$/u.test(word) && !names.has(word)) names.set(word, month);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  if (LOCALE_MONTHS.size < 200) LOCALE_MONTHS.set(lang, names);
+  return names;
+}
+
+/** Whether the language writes the day before the month in numeric dates (`de`, `en-GB`), from its locale data. */
+function dayFirst(lang: string | undefined): boolean | undefined {
+  if (!lang) return undefined;
+  try {
+    const order = new Intl.DateTimeFormat(lang, { timeZone: 'UTC' })
+      .formatToParts(new Date(Date.UTC(2024, 10, 25)))
+      .map((p) => p.type)
+      .filter((t) => t === 'day' || t === 'month');
+    return order[0] === 'day';
+  } catch {
+    return undefined;
+  }
+}
 
 function valid(d: ParsedDate): ParsedDate | undefined {
   if (d.month < 1 || d.month > 12 || d.day < 1 || d.day > 31 || d.year < 1000 || d.year > 9999)
@@ -92,12 +137,20 @@ function readOffset(rest: string): string | undefined {
 
 /**
  * Reads a date (and time) as written on pages: ISO 8601, `2024-03-05 19:00`,
- * `March 5, 2024`, `5 March 2024, 7:30 PM`, `Tue 5th Mar 2024`, `05.03.2024`
- * (day first), `03/05/2024` (month first unless the first number is above 12),
- * and a few French/German month names. Undefined when no date is found.
+ * `March 5, 2024`, `5 March 2024, 7:30 PM`, `Tue 5th Mar 2024`, `5 de marzo
+ * de 2024`, `2024年3月5日`, `05.03.2024` (day first), `03/05/2024`. Month
+ * names are English, French and German, plus those of the page's language
+ * (`lang`, from the runtime's locale data); in a slashed date the day comes
+ * first when the language writes it so (`en-GB`, `fr`), else when the first
+ * number is above 12. Undefined when no date is found.
  */
-export function parseDate(input: string): ParsedDate | undefined {
+export function parseDate(input: string, lang?: string): ParsedDate | undefined {
   const text = input.trim();
+  const local = localeMonths(lang);
+  const monthOf = (word: string | undefined) => {
+    const w = (word ?? '').toLowerCase();
+    return MONTHS[w] ?? local?.get(w);
+  };
   let m =
     /(\d{4})-(\d{2})-(\d{2})(?:[T\s]+(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/.exec(
       text,
@@ -108,44 +161,35 @@ export function parseDate(input: string): ParsedDate | undefined {
     if (offset && offset !== 'Z' && offset.length === 5) offset = `${offset.slice(0, 3)}:${offset.slice(3)}`;
     return valid({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), time, offset });
   }
-  m = /(\d{4})\/(\d{1,2})\/(\d{1,2})/.exec(text);
+  m =
+    /(\d{4})\/(\d{1,2})\/(\d{1,2})/.exec(text) ??
+    /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]/u.exec(text);
   if (m) return valid({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), ...rest(text, m) });
   m = /\b(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})\b/.exec(text);
   if (m) {
     const a = Number(m[1]);
     const b = Number(m[3]);
-    const dayFirst = m[2] === '.' || a > 12;
+    const dayFirstHere = m[2] === '.' || a > 12 || (b <= 12 && dayFirst(lang) === true);
     return valid({
       year: fullYear(m[4] ?? ''),
-      month: dayFirst ? b : a,
-      day: dayFirst ? a : b,
+      month: dayFirstHere ? b : a,
+      day: dayFirstHere ? a : b,
       ...rest(text, m),
     });
   }
-  m = new RegExp(`\\b${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})`, 'i').exec(text);
-  if (m && MONTHS[(m[1] ?? '').toLowerCase()]) {
-    return valid({
-      year: Number(m[3]),
-      month: MONTHS[(m[1] ?? '').toLowerCase()] ?? 0,
-      day: Number(m[2]),
-      ...rest(text, m),
-    });
+  m = new RegExp(`(?<!\\p{L})${MONTH_WORD}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})`, 'iu').exec(text);
+  if (m && monthOf(m[1])) {
+    return valid({ year: Number(m[3]), month: monthOf(m[1]) ?? 0, day: Number(m[2]), ...rest(text, m) });
   }
-  m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?${MONTH_WORD},?\\s+(\\d{4})`, 'i').exec(
-    text,
-  );
-  if (m && MONTHS[(m[2] ?? '').toLowerCase()]) {
-    return valid({
-      year: Number(m[3]),
-      month: MONTHS[(m[2] ?? '').toLowerCase()] ?? 0,
-      day: Number(m[1]),
-      ...rest(text, m),
-    });
+  m = new RegExp(
+    `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+|de\\s+)?${MONTH_WORD},?\\s+(?:de\\s+)?(\\d{4})`,
+    'iu',
+  ).exec(text);
+  if (m && monthOf(m[2])) {
+    return valid({ year: Number(m[3]), month: monthOf(m[2]) ?? 0, day: Number(m[1]), ...rest(text, m) });
   }
-  m = new RegExp(`^${MONTH_WORD}\\s+(\\d{4})$`, 'i').exec(text);
-  if (m && MONTHS[(m[1] ?? '').toLowerCase()]) {
-    return valid({ year: Number(m[2]), month: MONTHS[(m[1] ?? '').toLowerCase()] ?? 0, day: 1 });
-  }
+  m = new RegExp(`^${MONTH_WORD}\\s+(?:de\\s+)?(\\d{4})$`, 'iu').exec(text);
+  if (m && monthOf(m[1])) return valid({ year: Number(m[2]), month: monthOf(m[1]) ?? 0, day: 1 });
   return undefined;
 }
 

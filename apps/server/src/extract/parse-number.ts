@@ -30,14 +30,33 @@ export function detectCurrency(text: string): string | undefined {
 /** Numbers as written on pages: a digit run with group or decimal separators. */
 const NUMBER_TOKEN = /[-−]?\d(?:[\d.,'’]|[\s\u00a0\u202f](?=\d{3}(?!\d)))*/;
 
+const DECIMAL_SEPARATORS = new Map<string, '.' | ','>();
+
+/** The decimal separator of a language (`de` → `,`, `en` → `.`), from the runtime's locale data; undefined when unknown. */
+export function decimalSeparator(lang: string | undefined): '.' | ',' | undefined {
+  if (!lang) return undefined;
+  const known = DECIMAL_SEPARATORS.get(lang);
+  if (known) return known;
+  try {
+    const part = new Intl.NumberFormat(lang).formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
+    const separator = part === ',' ? ',' : '.';
+    if (DECIMAL_SEPARATORS.size < 500) DECIMAL_SEPARATORS.set(lang, separator);
+    return separator;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads the first number in a text, the way a person would: `$1,299.00` →
  * 1299, `1.299,00 €` → 1299, `1 299,50` → 1299.5, `12,5` → 12.5, `$85k` →
- * 85000, `1.2 million` → 1200000. A lone `.` or `,` followed by exactly three
- * digits is a thousands separator (`1,299`, `1.299 €`) except that a dot is a
- * decimal point when the text has no euro-style currency (`1.500 kg` stays 1.5).
+ * 85000, `1.2 million` → 1200000. Only a lone `.` or `,` followed by exactly
+ * three digits is ambiguous (`1,299`, `1.299`): the page's language decides
+ * (`lang`, whose decimal separator it is); without one, a comma groups
+ * thousands and a dot is a decimal point unless the text has a euro-style
+ * currency (`1.299 €`).
  */
-export function parseNumber(input: string | number): number | undefined {
+export function parseNumber(input: string | number, lang?: string): number | undefined {
   if (typeof input === 'number') return Number.isFinite(input) ? input : undefined;
   const text = input.trim();
   const match = NUMBER_TOKEN.exec(text);
@@ -54,12 +73,14 @@ export function parseNumber(input: string | number): number | undefined {
   } else if (lastComma >= 0) {
     const parts = raw.split(',');
     const tail = parts[parts.length - 1] ?? '';
-    normal = parts.length === 2 && tail.length !== 3 ? raw.replace(',', '.') : parts.join('');
+    const decimalComma = parts.length === 2 && (tail.length !== 3 || decimalSeparator(lang) === ',');
+    normal = decimalComma ? raw.replace(',', '.') : parts.join('');
   } else if (lastDot >= 0) {
     const parts = raw.split('.');
     const tail = parts[parts.length - 1] ?? '';
-    const euroStyle = /€|EUR|\bkr\b|zł|CHF/i.test(text);
-    normal = parts.length > 2 || (tail.length === 3 && euroStyle) ? parts.join('') : raw;
+    const language = decimalSeparator(lang);
+    const groupingDot = language ? language === ',' : /€|EUR|\bkr\b|zł|CHF/i.test(text);
+    normal = parts.length > 2 || (tail.length === 3 && groupingDot) ? parts.join('') : raw;
   } else {
     normal = raw;
   }
@@ -95,7 +116,7 @@ export function parseDurationMinutes(text: string): number | undefined {
     );
   if (iso && text.trim().length > 1) {
     const [, d, h, m, s] = iso;
-    return Math.round(Number(d ?? 0) * 1440 + Number(h ?? 0) * 60 + Number(m ?? 0) + Number(s ?? 0) / 60);
+    return Number(d ?? 0) * 1440 + Number(h ?? 0) * 60 + Number(m ?? 0) + Number(s ?? 0) / 60;
   }
   let minutes = 0;
   let found = false;
@@ -107,5 +128,5 @@ export function parseDurationMinutes(text: string): number | undefined {
     else if (unit.startsWith('h')) minutes += n * 60;
     else minutes += n;
   }
-  return found ? Math.round(minutes) : undefined;
+  return found ? minutes : undefined;
 }

@@ -42,6 +42,8 @@ function parseLenient(text: string): unknown {
     return JSON.parse(text);
   } catch {
     const repaired = text
+      // Blocks wrapped for old XHTML parsers: <![CDATA[ … ]]> (also behind // or /* */), <!-- … -->.
+      .replace(/^\s*(?:\/\/|\/\*)?\s*<!\[CDATA\[(?:\s*\*\/)?|(?:\/\/|\/\*)?\s*\]\]>(?:\s*\*\/)?\s*$/g, '')
       .replace(/^\s*<!--|-->\s*$/g, '')
       .replace(/,\s*([}\]])/g, '$1')
       .replace(/[\r\n\t]+/g, ' ');
@@ -83,7 +85,7 @@ function toNode(
   const types = (Array.isArray(rawType) ? rawType : rawType === undefined ? [] : [rawType])
     .filter((t): t is string => typeof t === 'string')
     .map(shortType);
-  const node = newNode('jsonld', types);
+  const node = newNode('jsonld', 'jsonld', types);
   for (const [key, raw] of Object.entries(obj)) {
     if (key.startsWith('@')) {
       // An @id is the item's address only when it has no url of its own and is not a fragment name.

@@ -1,4 +1,5 @@
 import type { CheerioAPI } from 'cheerio';
+import type { EvidenceKind } from './evidence.js';
 import { type FactNode, newNode } from './page-facts.js';
 import { collapse } from './text-utils.js';
 
@@ -20,63 +21,116 @@ const IGNORED = new Set([
   'csrf-token',
 ]);
 
-/** Prefix → rank: OpenGraph and its namespaces first, plain names next, Twitter last (it mostly repeats OpenGraph). */
-function rankOf(prefix: string): number {
-  if (
-    prefix === 'og' ||
-    prefix === 'article' ||
-    prefix === 'product' ||
-    prefix === 'book' ||
-    prefix === 'profile'
-  )
-    return 0;
-  if (prefix === 'twitter') return 2;
-  return 1;
+/** Namespaced names: `og:title`, `DC.creator`, `dcterms.date`, `citation_author`, `parsely-author`. */
+const NAMESPACED =
+  /^(og|twitter|article|product|book|profile|dc|dcterms|citation|fb|music|video|parsely|sailthru)(?:[:.]|(?<=citation)_|(?<=parsely|sailthru)-)(.+)$/i;
+
+/** A namespace's kind of evidence and its rank in the node (OpenGraph first, Twitter last). */
+function evidenceOf(prefix: string): { evidence: EvidenceKind; rank: number } {
+  if (['og', 'article', 'product', 'book', 'profile', 'citation', 'music', 'video'].includes(prefix))
+    return { evidence: 'og', rank: 0 };
+  if (prefix === 'dc' || prefix === 'dcterms') return { evidence: 'dc', rank: 1 };
+  if (prefix === 'twitter') return { evidence: 'twitter', rank: 3 };
+  return { evidence: 'meta-name', rank: 2 };
+}
+
+/** Plain names that are another name for a fact: the web application's name is the site's name. */
+const RENAMED: Record<string, string> = {
+  'application-name': 'site name',
+  'apple-mobile-web-app-title': 'site name',
+};
+
+interface Found {
+  rank: number;
+  order: number;
+  key: string;
+  value: string;
+  evidence: EvidenceKind;
+}
+
+/** One meta name read: its key without namespace, its kind of evidence; undefined for names that carry no fact. */
+function readName(rawName: string, content: string, order: number): Found | undefined {
+  const lower = rawName.toLowerCase();
+  const renamed = RENAMED[lower];
+  const match = renamed ? null : NAMESPACED.exec(rawName);
+  const prefix = match ? (match[1] ?? '').toLowerCase() : '';
+  const key = renamed ?? (match ? (match[2] ?? '') : rawName);
+  if (prefix === 'fb' || IGNORED.has(key.toLowerCase()) || IGNORED.has(lower)) return undefined;
+  const { evidence, rank } = evidenceOf(prefix);
+  return { rank, order, key, value: content, evidence };
 }
 
 /**
- * Reads OpenGraph, Twitter, `article:*`, `product:*`, Dublin Core and plain
- * `<meta name>` tags into one node. Keys lose their namespace (`og:title` →
- * `title`, `product:price:amount` → `price:amount`, `DC.date` → `date`);
- * Twitter's `label1`/`data1` pairs become `label → data` entries. The
- * canonical link and `<html lang>` come last. (The document `<title>`,
- * which usually carries the site's name, is read with the visible structure.)
+ * Reads OpenGraph, Twitter, `article:*`, `product:*`, Dublin Core, Highwire
+ * `citation_*`, Parse.ly and plain `<meta name>` tags into one node. Keys
+ * lose their namespace (`og:title` → `title`, `product:price:amount` →
+ * `price:amount`, `DC.creator` → `creator`); each entry keeps its kind of
+ * evidence (`og`, `dc`, `meta-name`, `twitter`). Twitter's `label/data`
+ * pairs become `label → data` entries. The canonical link and `<html lang>`
+ * come last. (The document `<title>` is read by `read-document-title.ts`.)
  */
 export function readMetaTags($: CheerioAPI): FactNode {
-  const found: { rank: number; order: number; key: string; value: string }[] = [];
+  const found: Found[] = [];
   const twitterLabels = new Map<string, string>();
   const twitterData = new Map<string, string>();
-  $('meta').each((order, el) => {
+  let order = 0;
+  $('meta').each((_, el) => {
     const $el = $(el);
-    const rawName = ($el.attr('property') ?? $el.attr('name') ?? '').trim();
     const content = collapse($el.attr('content') ?? '');
-    if (!rawName || !content || $el.closest('[itemscope]').length > 0) return;
-    const lower = rawName.toLowerCase();
-    const match =
-      /^(og|twitter|article|product|book|profile|dc|dcterms|citation|fb|music|video)[:.](.+)$/i.exec(rawName);
-    const prefix = match ? (match[1] ?? '').toLowerCase() : '';
-    const key = match ? (match[2] ?? '') : rawName;
-    if (prefix === 'fb' || IGNORED.has(key.toLowerCase()) || IGNORED.has(lower)) return;
-    if (prefix === 'twitter') {
-      const pair = /^(label|data)(\d)$/i.exec(key);
-      if (pair) {
+    if (!content || $el.closest('[itemscope]').length > 0) return;
+    // RDFa lets one `property` hold several names ("dc:creator twitter:site_name").
+    const names = ($el.attr('property') ?? '').split(/\s+/).filter(Boolean);
+    const name = $el.attr('name')?.trim();
+    if (names.length === 0 && name) names.push(name);
+    for (const rawName of names) {
+      const tag = readName(rawName, content, order++);
+      if (!tag) continue;
+      const pair = tag.evidence === 'twitter' ? /^(label|data)(\d)$/i.exec(tag.key) : null;
+      if (pair)
         (pair[1]?.toLowerCase() === 'label' ? twitterLabels : twitterData).set(pair[2] ?? '', content);
-        return;
-      }
+      else found.push(tag);
     }
-    found.push({ rank: rankOf(prefix), order, key, value: content });
   });
   for (const [index, label] of twitterLabels) {
     const data = twitterData.get(index);
-    if (data) found.push({ rank: 1, order: 10_000 + Number(index), key: label, value: data });
+    if (data)
+      found.push({ rank: 2, order: 10_000 + Number(index), key: label, value: data, evidence: 'label' });
   }
   found.sort((a, b) => a.rank - b.rank || a.order - b.order);
 
-  const node = newNode('meta');
-  for (const f of found) node.entries.push({ key: f.key, value: f.value });
+  const node = newNode('meta', 'meta-name');
+  for (const f of found) node.entries.push({ key: f.key, value: f.value, evidence: f.evidence });
   const canonical = $('link[rel="canonical" i]').attr('href')?.trim();
   if (canonical) node.entries.push({ key: 'url', value: canonical });
   const lang = $('html').attr('lang')?.trim();
   if (lang) node.entries.push({ key: 'language', value: lang });
   return node;
+}
+
+/**
+ * The page's language as a canonical BCP 47 tag: `<html lang>`, else
+ * `og:locale` (`de_DE`), else `<meta http-equiv="content-language">`.
+ * Undefined when none is stated or the tag is not a valid one.
+ */
+export function readLanguage($: CheerioAPI): string | undefined {
+  const stated = [
+    $('html').attr('lang'),
+    $('html').attr('xml:lang'),
+    $('meta[property="og:locale" i]').attr('content'),
+    $('meta[http-equiv="content-language" i]').attr('content'),
+  ];
+  for (const raw of stated) {
+    const tag = raw
+      ?.trim()
+      .split(/[,;\s]/)[0]
+      ?.replace(/_/g, '-');
+    if (!tag) continue;
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical) return canonical;
+    } catch {
+      // not a language tag: try the next statement
+    }
+  }
+  return undefined;
 }

@@ -5,7 +5,8 @@ import { collapse, type Selection, tagName } from './text-utils.js';
 
 const MAX_DEPTH = 6;
 /** Properties whose value is an address even on an `<a>` with text. */
-const URL_PROPERTY = /url|image|logo|photo|link|sameas|href|thumbnail|contenturl|embed|map|reservation|menu/i;
+export const URL_PROPERTY =
+  /url|image|logo|photo|link|sameas|href|thumbnail|contenturl|embed|map|reservation|menu/i;
 
 /**
  * Reads schema.org microdata: every `itemscope` that is not itself a property
@@ -26,7 +27,7 @@ export function readMicrodata($: CheerioAPI): FactNode[] {
 
 function readItem($: CheerioAPI, $item: Selection, depth: number): FactNode {
   const types = ($item.attr('itemtype') ?? '').split(/\s+/).filter(Boolean).map(shortType);
-  const node = newNode('microdata', types);
+  const node = newNode('microdata', 'microdata', types);
   const self = $item.get(0);
   $item.find('[itemprop]').each((_, propEl) => {
     const $prop = $(propEl);

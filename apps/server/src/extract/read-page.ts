@@ -1,25 +1,36 @@
-import { load } from 'cheerio';
-import { type FactNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
+import { type CheerioAPI, load } from 'cheerio';
+import { type FactNode, isNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
+import { readDocumentTitle } from './read-document-title.js';
 import { nodesFromJson, readJsonLd } from './read-jsonld.js';
-import { readMetaTags } from './read-meta-tags.js';
+import { readLanguage, readMetaTags } from './read-meta-tags.js';
 import { readMicrodata } from './read-microdata.js';
+import { readRdfa } from './read-rdfa.js';
+import { READABILITY_LIMITS, readArticle, readabilityNode } from './read-readability.js';
 import { readStructure } from './read-structure.js';
+import { collapse } from './text-utils.js';
+import type { ArticleReading } from './types.js';
 
 /**
- * Parses a page once and reads every source of facts from it: JSON-LD,
- * microdata, meta tags, then the visible structure (which mutates the parsed
- * tree, so it runs last).
+ * Parses a page once and reads every source of evidence from it: JSON-LD,
+ * microdata, RDFa, meta tags, the document title, then the visible structure
+ * (which drops scripts from the parsed tree, so it runs last). Readability's
+ * reading is the one given (`article`, made by the content converter), or,
+ * when none was given, made here.
  */
-export function readPageFacts(html: string, url: string): PageFacts {
+export function readPageFacts(html: string, url: string, article?: ArticleReading | null): PageFacts {
   const json = parseJsonBody(html);
   if (json !== undefined) {
     // A JSON body (an API response kept as text): its objects are the structured items.
     return {
       url,
+      lang: undefined,
       jsonld: nodesFromJson(json),
       microdata: [],
-      meta: newNode('meta'),
-      structure: newNode('structure'),
+      rdfa: [],
+      meta: newNode('meta', 'meta-name'),
+      document: newNode('document', 'title-whole'),
+      readability: undefined,
+      structure: newNode('structure', 'label'),
       tables: [],
       text: html,
     };
@@ -28,25 +39,102 @@ export function readPageFacts(html: string, url: string): PageFacts {
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
   const jsonld = readJsonLd($);
   const microdata = readMicrodata($);
+  const rdfa = readRdfa($);
   const meta = readMetaTags($);
-  const { structure, tables, text } = readStructure($, url);
-  preferHeadingOverSiteTitle(meta, structure);
-  return { url, jsonld, microdata, meta, structure, tables, text };
+  const lang = readLanguage($) ?? jsonLanguage(jsonld);
+  const siteItems = websiteNames([...jsonld, ...microdata, ...rdfa]);
+  const statedSiteNames = [...valuesOf(meta, 'site_name'), ...valuesOf(meta, 'site name'), ...siteItems];
+  const document = readDocumentTitle(
+    $('title').first().text(),
+    statedSiteNames.filter((v) => typeof v === 'string'),
+  );
+  for (const name of siteItems)
+    document.entries.push({ key: 'site name', value: name, evidence: 'site-item' });
+  const reading = article === undefined ? (readableSize($) ? readArticle(html) : null) : article;
+  const statedTitles = [...valuesOf(meta, 'title'), ...valuesOf(document, 'title')].filter(
+    (v): v is string => typeof v === 'string',
+  );
+  const { structure, tables, text } = readStructure($, url, statedTitles);
+  return {
+    url,
+    lang,
+    jsonld,
+    microdata,
+    rdfa,
+    meta,
+    document,
+    readability: reading ? unreadTitle(readabilityNode(reading), $('title').first().text()) : undefined,
+    structure,
+    tables,
+    text,
+  };
 }
 
+/** Separators Readability 0.6 does not split a `<title>` at (it knows `|`, `-`, `\`, `/`, `>`, `»`). */
+const UNKNOWN_SEPARATOR = /\s[–—·•›]\s/u;
+
 /**
- * `og:title` is often the heading plus the site's name ("Data Analyst – Lumen
- * Health"): when it is the page's `h1` followed by a separator and more, the
- * `h1` alone is the title.
+ * Readability 0.6 leaves a `<title>` whose parts are separated by `–`, `—`
+ * or `·` as it is: where its title is such a `<title>` untouched, it has not
+ * read it, and its title counts as the `<title>` itself (the same evidence as
+ * the document title), not as a reading of its own.
  */
-function preferHeadingOverSiteTitle(meta: FactNode, structure: FactNode): void {
-  const heading = valuesOf(structure, 'headline')[0];
-  if (typeof heading !== 'string' || heading.length < 3) return;
-  for (const entry of meta.entries) {
-    if (entry.key !== 'title' || typeof entry.value !== 'string' || entry.value === heading) continue;
-    const rest = entry.value.startsWith(heading) ? entry.value.slice(heading.length) : '';
-    if (/^\s*[|–—·:-]\s*\S/.test(rest)) entry.value = heading;
+function unreadTitle(reading: FactNode, rawTitle: string): FactNode {
+  const title = comparable(rawTitle);
+  if (!UNKNOWN_SEPARATOR.test(rawTitle)) return reading;
+  for (const entry of reading.entries) {
+    if (entry.key === 'title' && typeof entry.value === 'string' && comparable(entry.value) === title)
+      entry.evidence = 'title-whole';
   }
+  return reading;
+}
+
+const comparable = (text: string) => collapse(text).toLowerCase();
+
+/** The names of the page's `WebSite` items (also nested ones: `isPartOf`): statements of the site's name. */
+function websiteNames(items: FactNode[]): string[] {
+  const names: string[] = [];
+  const walk = (node: FactNode, depth: number) => {
+    if (node.types.includes('WebSite')) {
+      const name = valuesOf(node, 'name')[0];
+      if (typeof name === 'string' && collapse(name)) names.push(collapse(name));
+    }
+    if (depth < 2) for (const e of node.entries) if (isNode(e.value)) walk(e.value, depth + 1);
+  };
+  for (const item of items) walk(item, 0);
+  return [...new Set(names)];
+}
+
+function jsonLanguage(items: FactNode[]): string | undefined {
+  for (const item of items) {
+    const value = valuesOf(item, 'inLanguage')[0];
+    if (typeof value !== 'string') continue;
+    try {
+      return Intl.getCanonicalLocales(value.replace(/_/g, '-'))[0];
+    } catch {
+      // not a language tag
+    }
+  }
+  return undefined;
+}
+
+/** Whether the page is small and shallow enough for Readability (see {@link READABILITY_LIMITS}). */
+function readableSize($: CheerioAPI): boolean {
+  let count = 0;
+  let deepest = 0;
+  const stack: { node: unknown; depth: number }[] = [{ node: $.root().get(0), depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    const children = (node as { children?: { type?: string }[] }).children ?? [];
+    for (const child of children) {
+      if (child.type !== 'tag' && child.type !== 'script' && child.type !== 'style') continue;
+      count++;
+      if (depth + 1 > deepest) deepest = depth + 1;
+      if (count > READABILITY_LIMITS.maxElements || deepest > READABILITY_LIMITS.maxDepth) return false;
+      stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return true;
 }
 
 function parseJsonBody(body: string): unknown {

@@ -1,6 +1,8 @@
 import type { CheerioAPI } from 'cheerio';
+import type { EvidenceKind } from './evidence.js';
 import { type FactNode, newNode, type PageFacts } from './page-facts.js';
 import { parseDate } from './parse-date.js';
+import { findHeadline, readBylines } from './read-byline.js';
 import { BLOCK_TAGS, blockText, collapse, type Selection, tagName } from './text-utils.js';
 
 const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
@@ -28,7 +30,7 @@ function firstPhone(text: string): string | undefined {
 
 /**
  * Reads the page's visible structure into a node and a list of tables:
- * the first `h1` (`headline`), a byline (`author`), `<time>` elements
+ * the article's `h1` (`headline`), bylines (`byline`, see `read-byline.ts`), `<time>` elements
  * (`date`), definition lists, two-column tables, "Label: value" lines and
  * label/value element pairs (keyed by their label), lists (keyed by the
  * heading before them), and last the first price, e-mail, phone, image and
@@ -38,24 +40,21 @@ function firstPhone(text: string): string | undefined {
 export function readStructure(
   $: CheerioAPI,
   pageUrl: string,
+  statedTitles: string[] = [],
 ): Pick<PageFacts, 'structure' | 'tables' | 'text'> {
   $('script, style, noscript, template, svg, iframe').remove();
-  const node = newNode('structure');
-  const add = (key: string, value: string | FactNode) => {
+  const node = newNode('structure', 'label');
+  const add = (key: string, value: string | FactNode, evidence: EvidenceKind = 'label') => {
     // "Revenue (2023):" is keyed "Revenue".
     const k = collapse(key.replace(/\s*\([^)]*\)\s*/g, ' ')).replace(/[:：]$/, '');
-    if (k && (typeof value !== 'string' || value !== '')) node.entries.push({ key: k, value });
+    if (k && (typeof value !== 'string' || value !== '')) node.entries.push({ key: k, value, evidence });
   };
 
-  const h1 = collapse($('h1').first().text());
-  if (h1) add('headline', h1);
-  const title = collapse($('title').first().text());
-  // Keyed apart from the heading: it usually carries the site's name too.
-  if (title) add('document title', title);
-  $('[rel~="author"], .byline, .author, [class*="author-name"], [class*="byline"]').each((_, el) => {
-    const text = collapse($(el).text()).replace(/^(written\s+)?by\s+/i, '');
-    if (text && text.length <= 80) add('author', text);
-  });
+  // The article's heading: the <h1> that matches the page's stated title, else the first of its <article>/<main>.
+  const headline = findHeadline($, statedTitles);
+  const h1 = headline ? collapse($(headline.element).text()) : '';
+  if (h1) add('headline', h1, headline?.confirmed ? 'headline' : 'h1');
+  readBylines($, node, headline?.element);
   $('time').each((_, el) => {
     const $el = $(el);
     const value = $el.attr('datetime')?.trim() || collapse($el.text());
@@ -69,7 +68,7 @@ export function readStructure(
           : /end/.test(cls)
             ? 'end date'
             : 'date';
-    if (value) add(key, value);
+    if (value) add(key, value, 'time');
   });
   // Dates shown without <time> or a label: "Posted on March 3, 2024" in an element classed as a date.
   $('[class*="date" i], [class*="posted" i], [class*="published" i]').each((_, el) => {
@@ -120,7 +119,7 @@ export function readStructure(
       if (tr === headerRow || $(tr).parent().is('thead')) continue;
       const cells = cellsOf(tr);
       if (cells.length === 0) continue;
-      const row = newNode('structure');
+      const row = newNode('structure', 'table');
       cells.forEach((cell, i) => {
         const header = headers[i];
         const text = collapse($(cell).text());
@@ -131,7 +130,7 @@ export function readStructure(
     if (rowNodes.length === 0) return;
     const caption = collapse($table.find('caption').first().text()) || headingBefore($table);
     tables.push({ caption, headers, rows: rowNodes });
-    if (caption) for (const row of rowNodes) add(caption, row);
+    if (caption) for (const row of rowNodes) add(caption, row, 'table');
   });
 
   // Innermost blocks: "Label: value" lines, and label/value element pairs.
@@ -181,7 +180,7 @@ export function readStructure(
       .filter(Boolean);
     if (items.length < 2) return;
     const heading = headingBefore($list);
-    if (heading) for (const item of items) add(heading, item);
+    if (heading) for (const item of items) add(heading, item, 'list');
   });
 
   const main = $('main, article, [role="main"]').first();
@@ -190,22 +189,28 @@ export function readStructure(
   const scope: Selection = main.length > 0 ? main : body.length > 0 ? body : $.root();
   const text = lines(blockText(body.length > 0 ? body.get(0) : $.root().get(0)));
   const mainText = lines(blockText(scope.get(0)));
-  const price = PRICE_PATTERN.exec(mainText)?.[0];
-  if (price) add('price', price.trim());
+  // The first price right after the headline is where shops show it; any other first price is a guess.
+  const headAt = h1 ? mainText.indexOf(h1) : -1;
+  const nearPrice =
+    headAt >= 0 ? PRICE_PATTERN.exec(mainText.slice(headAt, headAt + h1.length + 600))?.[0] : undefined;
+  const price = nearPrice ?? PRICE_PATTERN.exec(mainText)?.[0];
+  if (price) add('price', price.trim(), nearPrice ? 'pattern-sure' : 'pattern');
   const mail = $('a[href^="mailto:" i]').first().attr('href');
-  const email = mail ? mail.replace(/^mailto:/i, '').split('?')[0] : EMAIL_PATTERN.exec(text)?.[0];
-  if (email) add('email', email);
+  const emails = new Set(text.match(new RegExp(EMAIL_PATTERN.source, 'g')) ?? []);
+  const email = mail ? mail.replace(/^mailto:/i, '').split('?')[0] : [...emails][0];
+  // A mailto: link is a statement; the page's only address is nearly one; one of several is a guess.
+  if (email) add('email', email, mail ? 'label' : emails.size === 1 ? 'pattern-sure' : 'pattern');
   const tel = $('a[href^="tel:" i]').first().attr('href');
   const phone = tel ? tel.replace(/^tel:/i, '') : firstPhone(text);
-  if (phone) add('telephone', phone.trim());
+  if (phone) add('telephone', phone.trim(), tel ? 'label' : 'pattern');
   const img = scope.find('img[src]').first().attr('src') ?? $('img[src]').first().attr('src');
-  if (img) add('image', absolutise(img, pageUrl));
+  if (img) add('image', absolutise(img, pageUrl), 'pattern');
   const paragraph = scope
     .find('p')
     .toArray()
     .map((p) => collapse($(p).text()))
     .find((t) => t.length >= 80 && !LABEL_VALUE.test(t));
-  if (paragraph) add('description', paragraph);
+  if (paragraph) add('description', paragraph, 'pattern');
   return { structure: node, tables, text };
 }
 

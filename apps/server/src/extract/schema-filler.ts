@@ -1,17 +1,40 @@
 import type { SchemaProperty } from '@webdata/contract';
-import { findCandidates, siblingsOf } from './candidates.js';
-import { allowsNull, type CoerceContext, coerceScalar, declaredTypes } from './coerce.js';
+import { type Candidate, type Context, findCandidates, siblingsOf } from './candidates.js';
+import { allowsNull, type CoerceContext, coerceScalar, declaredTypes, nodeText } from './coerce.js';
+import {
+  CONFIDENCE_FLOOR,
+  combineConfidence,
+  EVIDENCE_STRENGTH,
+  type EvidenceKind,
+  SILENCE_FLOOR,
+} from './evidence.js';
 import { MATCH_THRESHOLD, matchScore, type NameTarget, nameTarget } from './names.js';
 import { type FactNode, type FactScalar, isNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
 import { detectCurrency, parseNumber, parseRange } from './parse-number.js';
+import { comparisonForm, fitMeaning, meaningOf, type TextMeaning } from './value-meaning.js';
 
-/** An object filled from the page, or the path of the first required property that could not be found. */
-export type FillResult = { ok: true; value: Record<string, unknown> } | { ok: false; missing: string };
+/**
+ * An object filled from the page, or why not: the path of the first
+ * required property without an answer, and what the page stated for it
+ * when that did not fit its type.
+ */
+export type FillResult =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; missing: string; unfit?: { stated: string; type: string } | undefined };
 
 /** Page-wide inputs of a fill. */
 export interface FillScope {
   facts: PageFacts;
 }
+
+/** How one property came out: a value, or none (with what the page stated, when that did not fit the type). */
+type PropertyFill = { found: true; value: unknown } | { found: false; unfit?: string | undefined };
+
+/** Findings below this confidence are not even weighed (they could only add noise). */
+const NEGLIGIBLE = 0.15;
+/** A key that names a property at least this well makes keys under {@link LOOSELY_NAMED} irrelevant to it. */
+const WELL_NAMED = 0.8;
+const LOOSELY_NAMED = 0.7;
 
 /** Properties of a nested object that name it too generally to be looked up outside it. */
 const GENERIC_CHILD = new Set([
@@ -27,72 +50,195 @@ const GENERIC_CHILD = new Set([
 ]);
 
 /**
- * Fills an object schema from the given context nodes (in order of trust).
- * Each property takes the first candidate that coerces to its type; one that
- * is not found is omitted, or `null` when the schema allows null. A required
- * property that is neither found nor nullable fails the object.
+ * Inside an item already chosen for a property (an `offers` node, a table
+ * row), a key's name match alone decides: the item's own evidence was
+ * weighed when it was chosen.
+ */
+function itemContext(node: FactNode): Context {
+  return { node, weight: 1 / EVIDENCE_STRENGTH[node.evidence] };
+}
+
+/**
+ * Fills an object schema from the given contexts. Each property takes the
+ * value with the most confident evidence (`evidence.ts`) that fits its type
+ * and meaning; below the confidence floor there is no value: `null` when the
+ * schema allows null, otherwise the property is left out, and a required
+ * one fails the object.
  */
 export function fillObject(
   schema: SchemaProperty,
-  contexts: FactNode[],
+  contexts: Context[],
   scope: FillScope,
   path: string[] = [],
 ): FillResult {
   const out: Record<string, unknown> = {};
+  const unfit = new Map<string, string>();
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    const value = fillProperty(name, prop, contexts, scope, [...path, name]);
-    if (value !== undefined) out[name] = value;
+    const fill = fillProperty(name, prop, contexts, scope, [...path, name]);
+    if (fill.found) out[name] = fill.value;
     else if (allowsNull(prop)) out[name] = null;
+    else if (fill.unfit !== undefined) unfit.set(name, fill.unfit);
   }
   for (const name of schema.required ?? []) {
-    if (!(name in out)) return { ok: false, missing: [...path, name].join('.') };
+    if (name in out) continue;
+    const stated = unfit.get(name);
+    const prop = schema.properties?.[name];
+    return {
+      ok: false,
+      missing: [...path, name].join('.'),
+      unfit: stated !== undefined && prop ? { stated, type: typeName(prop) } : undefined,
+    };
   }
   return { ok: true, value: out };
+}
+
+/** "an integer", "a date-time", "one of a, b": what a property's type asks for, for error messages. */
+function typeName(prop: SchemaProperty): string {
+  if (prop.enum) return `one of ${prop.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (prop.format) return `a ${prop.format}`;
+  const type = declaredTypes(prop)[0] ?? 'string';
+  return type === 'integer' || type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
 }
 
 function fillProperty(
   name: string,
   prop: SchemaProperty,
-  contexts: FactNode[],
+  contexts: Context[],
   scope: FillScope,
   path: string[],
-): unknown {
+): PropertyFill {
   const target = nameTarget(name, prop.description);
+  let unfit: string | undefined;
   for (const type of prop.enum ? ['scalar'] : declaredTypes(prop)) {
-    let value: unknown;
-    if (type === 'object') value = fillNested(name, prop, target, contexts, scope, path);
-    else if (type === 'array') value = fillArray(prop, target, contexts, scope, path);
-    else value = fillScalar(prop, target, contexts, scope);
-    if (value !== undefined) return value;
+    let fill: PropertyFill;
+    if (type === 'object') fill = fillNested(name, prop, target, contexts, scope, path);
+    else if (type === 'array') fill = fillArray(prop, target, contexts, scope, path);
+    else fill = chooseScalar(prop, target, contexts, scope);
+    if (fill.found) return fill;
+    unfit ??= fill.unfit;
   }
-  return undefined;
+  return { found: false, unfit };
 }
 
-function fillScalar(
+/** One value with every finding that supports it. */
+interface ValueGroup {
+  value: unknown;
+  /** The text the page stated, when it does not fit the property's type. */
+  unfit?: string | undefined;
+  /** The strongest finding per independent source. */
+  bySource: Map<string, number>;
+  /** The strongest single finding: its value represents the group. */
+  top: number;
+}
+
+/**
+ * Concepts Readability looks for everywhere a page states them (an author:
+ * structured data, meta tags and byline markup; a site's name): its silence
+ * on them counts (see {@link SILENCE_FLOOR}). Not dates: it reads those from
+ * structured data and meta tags only.
+ */
+const READABILITY_CONCEPTS = ['author', 'siteName'];
+
+/**
+ * The confidence a value of this property needs: the floor, or the silence
+ * floor when Readability read the page, reads this kind of property, and
+ * found none.
+ */
+function floorFor(target: NameTarget, contexts: Context[], facts: PageFacts): number {
+  const reading = facts.readability;
+  if (!reading || !READABILITY_CONCEPTS.some((c) => target.concepts.has(c))) return CONFIDENCE_FLOOR;
+  const inContexts = contexts.some((c) => c.node === reading);
+  if (!inContexts) return CONFIDENCE_FLOOR;
+  const found = findCandidates([{ node: reading, weight: 1 }], target, 0).some((c) => c.match >= 0.85);
+  return found ? CONFIDENCE_FLOOR : SILENCE_FLOOR;
+}
+
+function textOf(value: FactScalar | FactNode): string {
+  return isNode(value) ? (nodeText(value) ?? '') : String(value);
+}
+
+/**
+ * The property's value: every finding is coerced to the type and checked
+ * for its meaning; findings of the same value (compared ignoring case,
+ * spacing and a leading "By") support each other; the best supported value
+ * wins if its combined confidence reaches the floor. When the best supported
+ * finding is a value that does not fit the type ("$19.99" for an integer),
+ * there is no value: it is never bent to fit, nor replaced by a weaker one.
+ */
+function chooseScalar(
   prop: SchemaProperty,
   target: NameTarget,
-  contexts: FactNode[],
+  contexts: Context[],
   scope: FillScope,
-): unknown {
-  const ctx: CoerceContext = { pageUrl: scope.facts.url, target };
-  for (const candidate of findCandidates(contexts, target)) {
-    const value = coerceScalar(candidate.value, prop, ctx);
-    if (value !== undefined && value !== '') return value;
+): PropertyFill {
+  const ctx: CoerceContext = { pageUrl: scope.facts.url, target, lang: scope.facts.lang };
+  const meaning: TextMeaning = prop.enum ? 'text' : meaningOf(target);
+  const candidates = findCandidates(contexts, target);
+  const groups = new Map<string, ValueGroup>();
+  const support = (form: string, value: unknown, c: Candidate, unfit?: string) => {
+    const group = groups.get(form) ?? { value, unfit, bySource: new Map(), top: 0 };
+    group.bySource.set(c.source, Math.max(group.bySource.get(c.source) ?? 0, c.confidence));
+    if (c.confidence > group.top) {
+      group.top = c.confidence;
+      group.value = value;
+    }
+    groups.set(form, group);
+  };
+  // Where a key names the property well, loosely named ones name something else ("lowPrice" beside
+  // "highPrice" for highestPrice): they neither answer nor support.
+  const wellNamed = candidates.some((c) => c.match >= WELL_NAMED);
+  for (const c of candidates) {
+    if (c.confidence < NEGLIGIBLE) break;
+    if (wellNamed && c.match < LOOSELY_NAMED) continue;
+    let value = coerceScalar(c.value, prop, ctx);
+    if (value === undefined || value === '') {
+      const stated = textOf(c.value).replace(/\s+/g, ' ').trim();
+      if (stated) support(`unfit:${stated.toLowerCase()}`, undefined, c, stated);
+      continue;
+    }
+    if (typeof value === 'string' && !prop.format && !prop.enum) {
+      value = fitMeaning(value, meaning);
+      if (value === undefined) continue; // not what the property means (a URL for an author): no support
+    }
+    support(comparisonForm(value, meaning), value, c);
+  }
+  const best = bestGroup(groups);
+  if (best && best.confidence >= floorFor(target, contexts, scope.facts)) {
+    return best.group.unfit !== undefined
+      ? { found: false, unfit: best.group.unfit }
+      : { found: true, value: best.group.value };
   }
   // A currency is often only written as the sign of a price.
   if (target.concepts.has('currency')) {
-    for (const candidate of findCandidates(contexts, nameTarget('price'))) {
-      const text = typeof candidate.value === 'string' ? candidate.value : undefined;
-      const code = text ? detectCurrency(text) : undefined;
-      if (code) return coerceScalar(code, prop, ctx);
+    for (const c of findCandidates(contexts, nameTarget('price'))) {
+      if (c.confidence < CONFIDENCE_FLOOR) break;
+      const code = typeof c.value === 'string' ? detectCurrency(c.value) : undefined;
+      if (code) {
+        const value = coerceScalar(code, prop, ctx);
+        if (value !== undefined) return { found: true, value };
+      }
     }
   }
-  return undefined;
+  return { found: false };
+}
+
+function bestGroup(groups: Map<string, ValueGroup>): { group: ValueGroup; confidence: number } | undefined {
+  let best: { group: ValueGroup; confidence: number } | undefined;
+  for (const group of groups.values()) {
+    const confidence = combineConfidence([...group.bySource.values()]);
+    if (
+      !best ||
+      confidence > best.confidence ||
+      (confidence === best.confidence && group.top > best.group.top)
+    )
+      best = { group, confidence };
+  }
+  return best;
 }
 
 /** A text that names a nested object (`€50,000 – €65,000 per year`) read as a small node: range ends, currency, unit. */
-function scalarNode(value: FactScalar): FactNode {
-  const node = newNode('structure');
+function scalarNode(value: FactScalar, evidence: EvidenceKind): FactNode {
+  const node = newNode('structure', evidence);
   const text = String(value);
   node.entries.push({ key: 'value', value }, { key: 'name', value });
   const range = typeof value === 'string' ? parseRange(text) : undefined;
@@ -132,14 +278,15 @@ function fillNested(
   name: string,
   prop: SchemaProperty,
   target: NameTarget,
-  contexts: FactNode[],
+  contexts: Context[],
   scope: FillScope,
   path: string[],
-): Record<string, unknown> | undefined {
+): PropertyFill {
   for (const candidate of findCandidates(contexts, target)) {
-    const node = isNode(candidate.value) ? candidate.value : scalarNode(candidate.value);
-    const result = fillObject(prop, [node], scope, path);
-    if (hasValue(result)) return result.value;
+    if (candidate.confidence < CONFIDENCE_FLOOR) break;
+    const node = isNode(candidate.value) ? candidate.value : scalarNode(candidate.value, candidate.evidence);
+    const result = fillObject(prop, [itemContext(node)], scope, path);
+    if (hasValue(result)) return { found: true, value: result.value };
   }
   // No node names the object: look for its properties in the surrounding
   // contexts, but only by names specific enough ("price", not "name"), or by
@@ -147,15 +294,15 @@ function fillNested(
   const specific: Record<string, SchemaProperty> = {};
   for (const [child, childProp] of Object.entries(prop.properties ?? {})) {
     const combined = nameTarget(`${name} ${child}`);
-    const direct = findCandidates(contexts, combined).some((c) => c.score >= 0.8);
+    const direct = findCandidates(contexts, combined).some((c) => c.match >= 0.8);
     if (direct || !GENERIC_CHILD.has(nameTarget(child).phrase)) specific[child] = childProp;
   }
   const total = Object.keys(prop.properties ?? {}).length;
-  if (Object.keys(specific).length === 0) return undefined;
+  if (Object.keys(specific).length === 0) return { found: false };
   const result = fillObject({ ...prop, properties: specific }, contexts, scope, path);
-  if (!hasValue(result)) return undefined;
+  if (!hasValue(result)) return { found: false };
   const found = Object.values(result.value).filter((v) => v !== null).length;
-  return found * 2 >= total ? result.value : undefined;
+  return found * 2 >= total ? { found: true, value: result.value } : { found: false };
 }
 
 /** Items of lists and how-to sections stand for their elements. */
@@ -183,15 +330,17 @@ function splitList(text: string): string[] {
 function fillArray(
   prop: SchemaProperty,
   target: NameTarget,
-  contexts: FactNode[],
+  contexts: Context[],
   scope: FillScope,
   path: string[],
-): unknown[] | undefined {
+): PropertyFill {
   const itemSchema: SchemaProperty = prop.items ?? { type: 'string' };
   const objectItems = declaredTypes(itemSchema).includes('object') && !itemSchema.enum;
-  const ctx: CoerceContext = { pageUrl: scope.facts.url, target };
+  const ctx: CoerceContext = { pageUrl: scope.facts.url, target, lang: scope.facts.lang };
   const tried = new Map<FactNode, Set<string>>();
+  const floor = floorFor(target, contexts, scope.facts);
   for (const candidate of findCandidates(contexts, target)) {
+    if (candidate.confidence < floor) break;
     const keys = tried.get(candidate.parent) ?? new Set<string>();
     if (keys.has(candidate.key)) continue;
     keys.add(candidate.key);
@@ -200,16 +349,16 @@ function fillArray(
     const items = objectItems
       ? fillObjectItems(itemSchema, values, scope, path)
       : fillScalarItems(itemSchema, values, ctx);
-    if (items.length > 0) return items;
+    if (items.length > 0) return { found: true, value: items };
   }
   if (objectItems) {
     const rows = bestTable(itemSchema, target, scope.facts);
     if (rows) {
       const items = fillObjectItems(itemSchema, rows, scope, path);
-      if (items.length > 0) return items;
+      if (items.length > 0) return { found: true, value: items };
     }
   }
-  return undefined;
+  return { found: false };
 }
 
 function fillObjectItems(
@@ -220,24 +369,28 @@ function fillObjectItems(
 ): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   for (const v of values) {
-    const result = fillObject(itemSchema, [isNode(v) ? v : scalarNode(v)], scope, path);
+    const node = isNode(v) ? v : scalarNode(v, 'list');
+    const result = fillObject(itemSchema, [itemContext(node)], scope, path);
     if (hasValue(result)) items.push(result.value);
   }
   return items;
 }
 
+/** Scalar items: each coerced to the item type and checked for its meaning; items that do not fit are dropped, not bent. */
 function fillScalarItems(
   itemSchema: SchemaProperty,
   values: (FactScalar | FactNode)[],
   ctx: CoerceContext,
 ): unknown[] {
   const expanded = values.length === 1 && typeof values[0] === 'string' ? splitList(values[0]) : values;
+  const meaning: TextMeaning = itemSchema.enum ? 'text' : meaningOf(ctx.target);
   const items: unknown[] = [];
   const seen = new Set<string>();
   for (const v of expanded) {
-    const item = coerceScalar(v, itemSchema, ctx);
+    let item = coerceScalar(v, itemSchema, ctx);
+    if (typeof item === 'string' && !itemSchema.format && !itemSchema.enum) item = fitMeaning(item, meaning);
     if (item === undefined || item === '') continue;
-    const key = JSON.stringify(item);
+    const key = comparisonForm(item, meaning);
     if (seen.has(key)) continue;
     seen.add(key);
     items.push(item);

@@ -1,5 +1,19 @@
 import type { ExtractionSchema } from '@webdata/contract';
 
+/**
+ * Readability's metadata of a page (what its `parse()` answers besides the
+ * content). The content converter already runs Readability on every page it
+ * converts and hands its reading over, so the engine need not run it again.
+ */
+export interface ArticleReading {
+  title?: string | null | undefined;
+  byline?: string | null | undefined;
+  siteName?: string | null | undefined;
+  excerpt?: string | null | undefined;
+  publishedTime?: string | null | undefined;
+  lang?: string | null | undefined;
+}
+
 /** Input of an extraction engine: one fetched page, the request's schema and query. */
 export interface ExtractionInput {
   url: string;
@@ -10,6 +24,14 @@ export interface ExtractionInput {
   /** Whose request this is: the schema is compiled into that owner's cache ('' when not given). */
   owner?: string | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Readability's reading of the page when the caller already made it (the
+   * content converter does); `null` when it was not made (the page was too
+   * large for it). Left out, the default engine runs Readability itself.
+   */
+  article?: ArticleReading | null | undefined;
+  /** The page's main content as plain text when the caller already has it (for the model engine). */
+  mainText?: string | undefined;
 }
 
 /** The outcome: an object valid against the schema, or a clear error (never a made-up value). */
