@@ -1,10 +1,21 @@
 import type { CheerioAPI } from 'cheerio';
+import type { DomIndex } from './dom-index.js';
 import type { FactNode } from './page-facts.js';
-import { collapse, type DomNode, tagName } from './text-utils.js';
+import { attrOf, closestWhere, collapse, type DomNode, isWithin, tagName } from './text-utils.js';
 
 /** Marks of a byline element: `rel=author`, `itemprop=author`, or a class or id naming the author or byline. */
-const BYLINE_SELECTOR =
-  '[rel~="author"], [itemprop~="author"], [class*="author" i], [class*="byline" i], [id*="author" i], [id*="byline" i], [class*="writtenby" i]';
+const BYLINE_MARK = /author|byline|writtenby/i;
+const hasWord = (value: string | undefined, word: string) => (value ?? '').split(/\s+/).includes(word);
+
+function isBylineMarked(el: DomNode): boolean {
+  return (
+    hasWord(attrOf(el, 'rel'), 'author') ||
+    hasWord(attrOf(el, 'itemprop'), 'author') ||
+    BYLINE_MARK.test(classAndId(el))
+  );
+}
+const LINE_TAGS = new Set(['p', 'div', 'span', 'li', 'address']);
+const MAIN_TAGS = new Set(['article', 'main']);
 /** Class/id words of page parts that hold other people's names: comments, related stories, share bars, footers. */
 const ELSEWHERE =
   /comment|sidebar|related|share|social|footer|newsletter|promo|recirc|widget|menu|breadcrumb|popup|modal|disqus|reply|replies|more-from|trending|popular/i;
@@ -36,7 +47,7 @@ const MAX_BYLINES = 5;
  * text before it (document order): how far apart two elements are for a
  * reader, whatever the markup between them.
  */
-function textPositions($: CheerioAPI): Map<DomNode, { start: number; end: number }> {
+function textPositions(body: DomNode | undefined): Map<DomNode, { start: number; end: number }> {
   const positions = new Map<DomNode, { start: number; end: number }>();
   let offset = 0;
   const walk = (n: DomNode) => {
@@ -53,7 +64,6 @@ function textPositions($: CheerioAPI): Map<DomNode, { start: number; end: number
     if (notReading(n)) offset = skipped;
     positions.set(n, { start, end: offset });
   };
-  const body = $('body').get(0) ?? $.root().get(0);
   if (body) for (const child of (body as { children?: DomNode[] }).children ?? []) walk(child);
   return positions;
 }
@@ -70,8 +80,8 @@ export interface Headline {
  * `<h1>` too); failing that, the first in its `<article>`/`<main>`, else the
  * first — confirmed only when it is the page's one `<h1>`.
  */
-export function findHeadline($: CheerioAPI, statedTitles: string[]): Headline | undefined {
-  const h1s = $('h1').toArray().slice(0, 10);
+export function findHeadline($: CheerioAPI, index: DomIndex, statedTitles: string[]): Headline | undefined {
+  const h1s = index.tag('h1').slice(0, 10);
   if (h1s.length === 0) return undefined;
   const words = new Set(statedTitles.flatMap((t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []));
   // Most title words matched, among the <h1>s mostly made of title words ("Salon" matches too, with one word).
@@ -85,7 +95,8 @@ export function findHeadline($: CheerioAPI, statedTitles: string[]): Headline | 
     if (matched * 2 >= own.length && matched > (best?.matched ?? 0)) best = { el, matched };
   }
   if (best) return { element: best.el, confirmed: true };
-  const first = $('article h1, main h1, [role="main"] h1').first().get(0) ?? h1s[0];
+  const inMain = (n: DomNode) => MAIN_TAGS.has(tagName(n)) || attrOf(n, 'role') === 'main';
+  const first = h1s.find((h) => closestWhere(h, inMain, true)) ?? h1s[0];
   return first ? { element: first, confirmed: h1s.length === 1 } : undefined;
 }
 
@@ -129,8 +140,13 @@ function elsewhere(node: DomNode): boolean {
  * (`findHeadline`) is `byline-near` evidence, any other `byline-far`.
  * Call before anything removes elements.
  */
-export function readBylines($: CheerioAPI, node: FactNode, headline: DomNode | undefined): void {
-  const at = textPositions($);
+export function readBylines(
+  $: CheerioAPI,
+  index: DomIndex,
+  node: FactNode,
+  headline: DomNode | undefined,
+): void {
+  const at = textPositions(index.first('body') ?? $.root().get(0));
   const head = headline ? at.get(headline) : undefined;
   const isNear = (el: DomNode) => {
     const here = at.get(el);
@@ -140,29 +156,32 @@ export function readBylines($: CheerioAPI, node: FactNode, headline: DomNode | u
   };
 
   const taken: DomNode[] = [];
-  const within = (el: DomNode) => taken.some((t) => $(t).find(el as never).length > 0 || t === el);
+  const within = (el: DomNode) => taken.some((t) => isWithin(el, t));
   const take = (el: DomNode, text: string) => {
     if (taken.length >= MAX_BYLINES) return;
     taken.push(el);
     node.entries.push({ key: 'byline', value: text, evidence: isNear(el) ? 'byline-near' : 'byline-far' });
   };
 
-  $(BYLINE_SELECTOR).each((_, el) => {
-    if (tagName(el) === 'meta' || tagName(el) === 'link' || within(el) || elsewhere(el)) return;
+  for (const el of index.all) {
+    if (!isBylineMarked(el) || tagName(el) === 'meta' || tagName(el) === 'link') continue;
+    // A byline is short: a long element (an author's bio box) is not read at all.
+    const span = at.get(el);
+    if (span && span.end - span.start >= MAX_BYLINE * 2) continue;
+    if (within(el) || elsewhere(el) || (headline && isWithin(headline, el))) continue;
     const $el = $(el);
-    if (headline && $el.find(headline as never).length > 0) return;
     const name = $el.find('[itemprop~="name"]').first();
     const text = collapse((name.length > 0 ? name : $el).text());
-    if (text.length === 0 || text.length >= MAX_BYLINE) return;
+    if (text.length === 0 || text.length >= MAX_BYLINE) continue;
     take(el, text);
-  });
+  }
 
   if (!head) return;
-  $('p, div, span, li, address').each((_, el) => {
-    if (!isNear(el) || within(el) || elsewhere(el)) return;
+  for (const el of index.all) {
+    if (!LINE_TAGS.has(tagName(el)) || !isNear(el) || within(el) || elsewhere(el)) continue;
     const $el = $(el);
-    if ($el.children('p, div, li, ul, ol, h1, h2, h3').length > 0) return;
+    if ($el.children('p, div, li, ul, ol, h1, h2, h3').length > 0) continue;
     const text = collapse($el.text());
     if (text.length < MAX_BYLINE && BY_LINE.test(text)) take(el, text);
-  });
+  }
 }

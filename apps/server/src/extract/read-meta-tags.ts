@@ -1,7 +1,8 @@
 import type { CheerioAPI } from 'cheerio';
+import type { DomIndex } from './dom-index.js';
 import type { EvidenceKind } from './evidence.js';
 import { type FactNode, newNode } from './page-facts.js';
-import { collapse } from './text-utils.js';
+import { attrOf, closestWhere, collapse } from './text-utils.js';
 
 /** Meta names that carry no page fact. */
 const IGNORED = new Set([
@@ -69,15 +70,15 @@ function readName(rawName: string, content: string, order: number): Found | unde
  * pairs become `label → data` entries. The canonical link and `<html lang>`
  * come last. (The document `<title>` is read by `read-document-title.ts`.)
  */
-export function readMetaTags($: CheerioAPI): FactNode {
+export function readMetaTags($: CheerioAPI, index: DomIndex): FactNode {
   const found: Found[] = [];
   const twitterLabels = new Map<string, string>();
   const twitterData = new Map<string, string>();
   let order = 0;
-  $('meta').each((_, el) => {
+  for (const el of index.tag('meta')) {
     const $el = $(el);
     const content = collapse($el.attr('content') ?? '');
-    if (!content || $el.closest('[itemscope]').length > 0) return;
+    if (!content || closestWhere(el, (n) => attrOf(n, 'itemscope') !== undefined)) continue;
     // RDFa lets one `property` hold several names ("dc:creator twitter:site_name").
     const names = ($el.attr('property') ?? '').split(/\s+/).filter(Boolean);
     const name = $el.attr('name')?.trim();
@@ -90,7 +91,7 @@ export function readMetaTags($: CheerioAPI): FactNode {
         (pair[1]?.toLowerCase() === 'label' ? twitterLabels : twitterData).set(pair[2] ?? '', content);
       else found.push(tag);
     }
-  });
+  }
   for (const [index, label] of twitterLabels) {
     const data = twitterData.get(index);
     if (data)
@@ -100,9 +101,10 @@ export function readMetaTags($: CheerioAPI): FactNode {
 
   const node = newNode('meta', 'meta-name');
   for (const f of found) node.entries.push({ key: f.key, value: f.value, evidence: f.evidence });
-  const canonical = $('link[rel="canonical" i]').attr('href')?.trim();
+  const canonicalLink = index.tag('link').find((el) => attrOf(el, 'rel')?.toLowerCase() === 'canonical');
+  const canonical = attrOf(canonicalLink, 'href')?.trim();
   if (canonical) node.entries.push({ key: 'url', value: canonical });
-  const lang = $('html').attr('lang')?.trim();
+  const lang = attrOf(index.first('html'), 'lang')?.trim();
   if (lang) node.entries.push({ key: 'language', value: lang });
   return node;
 }
@@ -112,12 +114,18 @@ export function readMetaTags($: CheerioAPI): FactNode {
  * `og:locale` (`de_DE`), else `<meta http-equiv="content-language">`.
  * Undefined when none is stated or the tag is not a valid one.
  */
-export function readLanguage($: CheerioAPI): string | undefined {
+export function readLanguage(index: DomIndex): string | undefined {
+  const html = index.first('html');
+  const meta = (attr: string, value: string) =>
+    attrOf(
+      index.tag('meta').find((el) => attrOf(el, attr)?.toLowerCase() === value),
+      'content',
+    );
   const stated = [
-    $('html').attr('lang'),
-    $('html').attr('xml:lang'),
-    $('meta[property="og:locale" i]').attr('content'),
-    $('meta[http-equiv="content-language" i]').attr('content'),
+    attrOf(html, 'lang'),
+    attrOf(html, 'xml:lang'),
+    meta('property', 'og:locale'),
+    meta('http-equiv', 'content-language'),
   ];
   for (const raw of stated) {
     const tag = raw

@@ -1,7 +1,10 @@
 import type { CheerioAPI } from 'cheerio';
+import type { DomIndex } from './dom-index.js';
 import { type FactNode, type FactScalar, newNode } from './page-facts.js';
 import { shortType } from './read-jsonld.js';
-import { collapse, type Selection, tagName } from './text-utils.js';
+import { attrOf, closestWhere, collapse, type DomNode, type Selection, tagName } from './text-utils.js';
+
+const isItem = (n: DomNode) => attrOf(n, 'itemscope') !== undefined;
 
 const MAX_DEPTH = 6;
 /** Properties whose value is an address even on an `<a>` with text. */
@@ -15,34 +18,43 @@ export const URL_PROPERTY =
  * value follows the microdata rules: `content`, then `href`/`src`,
  * `datetime`, `value`, else the element's text.
  */
-export function readMicrodata($: CheerioAPI): FactNode[] {
+export function readMicrodata($: CheerioAPI, index: DomIndex): FactNode[] {
+  const props = index.byScope('itemprop', 'itemscope');
   const roots: FactNode[] = [];
-  $('[itemscope]').each((_, el) => {
-    const $el = $(el);
-    if ($el.is('[itemprop]') && $el.parent().closest('[itemscope]').length > 0) return;
-    roots.push(readItem($, $el, 0));
-  });
+  for (const el of index.withAttr('itemscope')) {
+    if (attrOf(el, 'itemprop') !== undefined && closestWhere(el, isItem, true)) continue;
+    roots.push(readItem($, $(el), props, 0));
+  }
   return roots;
 }
 
-function readItem($: CheerioAPI, $item: Selection, depth: number): FactNode {
+function readItem(
+  $: CheerioAPI,
+  $item: Selection,
+  props: Map<DomNode | undefined, DomNode[]>,
+  depth: number,
+): FactNode {
   const types = ($item.attr('itemtype') ?? '').split(/\s+/).filter(Boolean).map(shortType);
   const node = newNode('microdata', 'microdata', types);
-  const self = $item.get(0);
-  $item.find('[itemprop]').each((_, propEl) => {
+  for (const propEl of props.get($item.get(0)) ?? []) {
     const $prop = $(propEl);
-    if ($prop.parent().closest('[itemscope]').get(0) !== self) return;
-    const value = readValue($, $prop, depth);
-    if (value === undefined) return;
+    const value = readValue($, $prop, props, depth);
+    if (value === undefined) continue;
     for (const name of ($prop.attr('itemprop') ?? '').split(/\s+/).filter(Boolean)) {
       node.entries.push({ key: name, value });
     }
-  });
+  }
   return node;
 }
 
-function readValue($: CheerioAPI, $prop: Selection, depth: number): FactScalar | FactNode | undefined {
-  if ($prop.is('[itemscope]')) return depth < MAX_DEPTH ? readItem($, $prop, depth + 1) : undefined;
+function readValue(
+  $: CheerioAPI,
+  $prop: Selection,
+  props: Map<DomNode | undefined, DomNode[]>,
+  depth: number,
+): FactScalar | FactNode | undefined {
+  if (isItem($prop.get(0) as DomNode))
+    return depth < MAX_DEPTH ? readItem($, $prop, props, depth + 1) : undefined;
   const tag = tagName($prop.get(0));
   const attr = (name: string) => $prop.attr(name)?.trim();
   let value: string | undefined;

@@ -1,4 +1,5 @@
-import { type CheerioAPI, load } from 'cheerio';
+import { load } from 'cheerio';
+import { DomIndex } from './dom-index.js';
 import { type FactNode, isNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
 import { readDocumentTitle } from './read-document-title.js';
 import { nodesFromJson, readJsonLd } from './read-jsonld.js';
@@ -38,23 +39,28 @@ export function readPageFacts(html: string, url: string, article?: ArticleReadin
   // htmlparser2 in HTML mode: several times faster than parse5 and as good for reading facts.
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
   const jsonld = readJsonLd($);
-  const microdata = readMicrodata($);
-  const rdfa = readRdfa($);
-  const meta = readMetaTags($);
-  const lang = readLanguage($) ?? jsonLanguage(jsonld);
+  // Everything below reads the page without its scripts, styles and embedded documents.
+  $('script, style, noscript, template, svg, iframe').remove();
+  const index = new DomIndex($);
+  const microdata = readMicrodata($, index);
+  const rdfa = readRdfa($, index);
+  const meta = readMetaTags($, index);
+  const lang = readLanguage(index) ?? jsonLanguage(jsonld);
+  const titleElement = index.first('title');
+  const rawTitle = titleElement ? $(titleElement).text() : '';
   const siteItems = websiteNames([...jsonld, ...microdata, ...rdfa]);
   const statedSiteNames = [...valuesOf(meta, 'site_name'), ...valuesOf(meta, 'site name'), ...siteItems];
   const document = readDocumentTitle(
-    $('title').first().text(),
+    rawTitle,
     statedSiteNames.filter((v) => typeof v === 'string'),
   );
   for (const name of siteItems)
     document.entries.push({ key: 'site name', value: name, evidence: 'site-item' });
-  const reading = article === undefined ? (readableSize($) ? readArticle(html) : null) : article;
+  const reading = article === undefined ? (readableSize(index) ? readArticle(html) : null) : article;
   const statedTitles = [...valuesOf(meta, 'title'), ...valuesOf(document, 'title')].filter(
     (v): v is string => typeof v === 'string',
   );
-  const { structure, tables, text } = readStructure($, url, statedTitles);
+  const { structure, tables, text } = readStructure($, index, url, statedTitles);
   return {
     url,
     lang,
@@ -63,7 +69,7 @@ export function readPageFacts(html: string, url: string, article?: ArticleReadin
     rdfa,
     meta,
     document,
-    readability: reading ? unreadTitle(readabilityNode(reading), $('title').first().text()) : undefined,
+    readability: reading ? unreadTitle(readabilityNode(reading), rawTitle) : undefined,
     structure,
     tables,
     text,
@@ -119,20 +125,14 @@ function jsonLanguage(items: FactNode[]): string | undefined {
 }
 
 /** Whether the page is small and shallow enough for Readability (see {@link READABILITY_LIMITS}). */
-function readableSize($: CheerioAPI): boolean {
-  let count = 0;
-  let deepest = 0;
-  const stack: { node: unknown; depth: number }[] = [{ node: $.root().get(0), depth: 0 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    const children = (node as { children?: { type?: string }[] }).children ?? [];
-    for (const child of children) {
-      if (child.type !== 'tag' && child.type !== 'script' && child.type !== 'style') continue;
-      count++;
-      if (depth + 1 > deepest) deepest = depth + 1;
-      if (count > READABILITY_LIMITS.maxElements || deepest > READABILITY_LIMITS.maxDepth) return false;
-      stack.push({ node: child, depth: depth + 1 });
-    }
+function readableSize(index: DomIndex): boolean {
+  if (index.all.length > READABILITY_LIMITS.maxElements) return false;
+  for (const el of index.all) {
+    // Only leaves can be the deepest; the walk up is bounded by the limit.
+    if ((el as { children?: unknown[] }).children?.length) continue;
+    let depth = 0;
+    for (let n = el as { parent?: unknown } | undefined; n; n = n.parent as { parent?: unknown } | undefined)
+      if (++depth > READABILITY_LIMITS.maxDepth) return false;
   }
   return true;
 }

@@ -1,8 +1,11 @@
 import type { CheerioAPI } from 'cheerio';
+import type { DomIndex } from './dom-index.js';
 import { type FactNode, type FactScalar, newNode } from './page-facts.js';
 import { shortType } from './read-jsonld.js';
 import { URL_PROPERTY } from './read-microdata.js';
-import { collapse, type Selection, tagName } from './text-utils.js';
+import { attrOf, closestWhere, collapse, type DomNode, type Selection, tagName } from './text-utils.js';
+
+const isTyped = (n: DomNode) => attrOf(n, 'typeof') !== undefined;
 
 const MAX_DEPTH = 6;
 
@@ -22,46 +25,48 @@ function localName(term: string): string {
  * `datetime` on `<time>`, else the element's text. `<meta>`/`<link>` in the
  * head are left to the meta-tag reader.
  */
-export function readRdfa($: CheerioAPI): FactNode[] {
+export function readRdfa($: CheerioAPI, index: DomIndex): FactNode[] {
+  const props = index.byScope('property', 'typeof');
   const roots: FactNode[] = [];
-  $('[typeof]').each((_, el) => {
-    const $el = $(el);
-    if ($el.is('[property]') && $el.parent().closest('[typeof]').length > 0) return;
-    roots.push(readItem($, $el, 0));
-  });
+  for (const el of index.withAttr('typeof')) {
+    if (attrOf(el, 'property') !== undefined && closestWhere(el, isTyped, true)) continue;
+    roots.push(readItem($, $(el), props, 0));
+  }
   const loose = newNode('rdfa', 'rdfa');
-  $('body [property]').each((_, el) => {
-    const $el = $(el);
-    if ($el.parent().closest('[typeof]').length > 0 || $el.is('[typeof]')) return;
-    if ($el.closest('[itemscope]').length > 0) return; // microdata pages sometimes mix in `property`
-    addProperty($, $el, loose, 0);
-  });
+  for (const el of props.get(undefined) ?? []) {
+    if (isTyped(el) || !closestWhere(el, (n) => tagName(n) === 'body', true)) continue;
+    if (closestWhere(el, (n) => attrOf(n, 'itemscope') !== undefined)) continue; // microdata pages mix in `property`
+    addProperty($, $(el), loose, props, 0);
+  }
   if (loose.entries.length > 0) roots.push(loose);
   return roots;
 }
 
-function readItem($: CheerioAPI, $item: Selection, depth: number): FactNode {
+type Props = Map<DomNode | undefined, DomNode[]>;
+
+function readItem($: CheerioAPI, $item: Selection, props: Props, depth: number): FactNode {
   const types = ($item.attr('typeof') ?? '').split(/\s+/).filter(Boolean).map(shortType);
   const node = newNode('rdfa', 'rdfa', types);
-  const self = $item.get(0);
-  $item.find('[property]').each((_, propEl) => {
-    const $prop = $(propEl);
-    if ($prop.parent().closest('[typeof]').get(0) !== self) return;
-    addProperty($, $prop, node, depth);
-  });
+  for (const propEl of props.get($item.get(0)) ?? []) addProperty($, $(propEl), node, props, depth);
   return node;
 }
 
-function addProperty($: CheerioAPI, $prop: Selection, node: FactNode, depth: number): void {
-  const value = readValue($, $prop, depth);
+function addProperty($: CheerioAPI, $prop: Selection, node: FactNode, props: Props, depth: number): void {
+  const value = readValue($, $prop, props, depth);
   if (value === undefined) return;
   for (const term of ($prop.attr('property') ?? '').split(/\s+/).filter(Boolean)) {
     node.entries.push({ key: localName(term), value });
   }
 }
 
-function readValue($: CheerioAPI, $prop: Selection, depth: number): FactScalar | FactNode | undefined {
-  if ($prop.is('[typeof]')) return depth < MAX_DEPTH ? readItem($, $prop, depth + 1) : undefined;
+function readValue(
+  $: CheerioAPI,
+  $prop: Selection,
+  props: Props,
+  depth: number,
+): FactScalar | FactNode | undefined {
+  if (isTyped($prop.get(0) as DomNode))
+    return depth < MAX_DEPTH ? readItem($, $prop, props, depth + 1) : undefined;
   const attr = (name: string) => $prop.attr(name)?.trim();
   const tag = tagName($prop.get(0));
   let value: string | undefined;

@@ -1,11 +1,25 @@
 import type { CheerioAPI } from 'cheerio';
+import type { DomIndex } from './dom-index.js';
 import type { EvidenceKind } from './evidence.js';
 import { type FactNode, newNode, type PageFacts } from './page-facts.js';
 import { parseDate } from './parse-date.js';
 import { findHeadline, readBylines } from './read-byline.js';
-import { BLOCK_TAGS, blockText, collapse, type Selection, tagName } from './text-utils.js';
+import {
+  attrOf,
+  BLOCK_TAGS,
+  blockText,
+  closestWhere,
+  collapse,
+  isWithin,
+  type Selection,
+  tagName,
+} from './text-utils.js';
 
-const BLOCK_SELECTOR = [...BLOCK_TAGS].join(',');
+const LIST_TAGS = new Set(['ul', 'ol']);
+const MAIN_TAGS = new Set(['main', 'article']);
+const DATE_CLASS = /date|posted|published/i;
+const TABLE_DL_NAV = new Set(['table', 'dl', 'nav']);
+const CHROME_TAGS = new Set(['nav', 'header', 'footer']);
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** "Label: value" with a short label that starts with a letter. */
@@ -34,15 +48,15 @@ function firstPhone(text: string): string | undefined {
  * (`date`), definition lists, two-column tables, "Label: value" lines and
  * label/value element pairs (keyed by their label), lists (keyed by the
  * heading before them), and last the first price, e-mail, phone, image and
- * substantial paragraph found by pattern. Mutates the parsed document
- * (drops scripts and styles): call it after the other readers.
+ * substantial paragraph found by pattern. Expects a document without
+ * scripts and styles (`read-page.ts` drops them after reading JSON-LD).
  */
 export function readStructure(
   $: CheerioAPI,
+  index: DomIndex,
   pageUrl: string,
   statedTitles: string[] = [],
 ): Pick<PageFacts, 'structure' | 'tables' | 'text'> {
-  $('script, style, noscript, template, svg, iframe').remove();
   const node = newNode('structure', 'label');
   const add = (key: string, value: string | FactNode, evidence: EvidenceKind = 'label') => {
     // "Revenue (2023):" is keyed "Revenue".
@@ -51,11 +65,11 @@ export function readStructure(
   };
 
   // The article's heading: the <h1> that matches the page's stated title, else the first of its <article>/<main>.
-  const headline = findHeadline($, statedTitles);
+  const headline = findHeadline($, index, statedTitles);
   const h1 = headline ? collapse($(headline.element).text()) : '';
   if (h1) add('headline', h1, headline?.confirmed ? 'headline' : 'h1');
-  readBylines($, node, headline?.element);
-  $('time').each((_, el) => {
+  readBylines($, index, node, headline?.element);
+  for (const el of index.tag('time')) {
     const $el = $(el);
     const value = $el.attr('datetime')?.trim() || collapse($el.text());
     const cls = `${$el.attr('class') ?? ''} ${$el.parent().attr('class') ?? ''}`.toLowerCase();
@@ -69,21 +83,22 @@ export function readStructure(
             ? 'end date'
             : 'date';
     if (value) add(key, value, 'time');
-  });
+  }
   // Dates shown without <time> or a label: "Posted on March 3, 2024" in an element classed as a date.
-  $('[class*="date" i], [class*="posted" i], [class*="published" i]').each((_, el) => {
+  for (const el of index.all) {
+    if (!DATE_CLASS.test(attrOf(el, 'class') ?? '')) continue;
     const $el = $(el);
-    if ($el.children().length > 2 || $el.find('time').length > 0) return;
+    if ($el.children().length > 2 || $el.find('time').length > 0) continue;
     const text = collapse($el.text());
-    if (text.length > 60 || !parseDate(text)) return;
+    if (text.length > 60 || !parseDate(text)) continue;
     const cls = ($el.attr('class') ?? '').toLowerCase();
     add(
       /publish|post/.test(cls) ? 'published date' : 'date',
       text.replace(/^(posted|published)(\s+on)?\s*/i, ''),
     );
-  });
+  }
 
-  $('dl').each((_, dl) => {
+  for (const dl of index.tag('dl')) {
     let label = '';
     $(dl)
       .find('dt, dd')
@@ -92,12 +107,12 @@ export function readStructure(
         if (tagName(el) === 'dt') label = text;
         else if (label && text) add(label, text);
       });
-  });
+  }
 
   const tables: PageFacts['tables'] = [];
-  $('table').each((_, table) => {
+  for (const table of index.tag('table')) {
     const $table = $(table);
-    if ($table.find('table').length > 0) return; // layout table
+    if ($table.find('table').length > 0) continue; // layout table
     const rows = $table.find('tr').toArray();
     const cellsOf = (tr: (typeof rows)[number]) => $(tr).children('th, td').toArray();
     const pairRows = rows.filter((tr) => cellsOf(tr).length === 2);
@@ -110,9 +125,9 @@ export function readStructure(
         const [k, v] = cellsOf(tr);
         add($(k).text(), collapse($(v).text()));
       }
-      return;
+      continue;
     }
-    if (!headerRow) return;
+    if (!headerRow) continue;
     const headers = cellsOf(headerRow).map((c) => collapse($(c).text()));
     const rowNodes: FactNode[] = [];
     for (const tr of rows) {
@@ -127,15 +142,15 @@ export function readStructure(
       });
       if (row.entries.length > 0) rowNodes.push(row);
     }
-    if (rowNodes.length === 0) return;
+    if (rowNodes.length === 0) continue;
     const caption = collapse($table.find('caption').first().text()) || headingBefore($table);
     tables.push({ caption, headers, rows: rowNodes });
     if (caption) for (const row of rowNodes) add(caption, row, 'table');
-  });
+  }
 
   // Innermost blocks: "Label: value" lines, and label/value element pairs.
   // Blocks holding other blocks are marked once, walking up from each block.
-  const blocks = $(BLOCK_SELECTOR).toArray();
+  const blocks = index.tags(BLOCK_TAGS);
   const outer = new Set<unknown>();
   for (const el of blocks) {
     let parent = (el as { parent?: unknown }).parent;
@@ -147,7 +162,7 @@ export function readStructure(
   for (const el of blocks) {
     if (outer.has(el)) continue;
     const $el = $(el);
-    if ($el.closest('table, dl, nav').length > 0) continue;
+    if (closestWhere(el, (n) => TABLE_DL_NAV.has(tagName(n)))) continue;
     // Lines, and segments of lines joined by a middle dot or bar ("Press release · Date: 12.03.2024").
     const lines = blockText(el)
       .split(/\n|\s[·|•]\s/)
@@ -170,44 +185,47 @@ export function readStructure(
     }
   }
 
-  $('ul, ol').each((_, list) => {
+  for (const list of index.tags(LIST_TAGS)) {
     const $list = $(list);
-    if ($list.closest('nav, header, footer, [role="navigation"]').length > 0) return;
+    if (closestWhere(list, (n) => CHROME_TAGS.has(tagName(n)) || attrOf(n, 'role') === 'navigation'))
+      continue;
     const items = $list
       .children('li')
       .toArray()
       .map((li) => collapse($(li).text()))
       .filter(Boolean);
-    if (items.length < 2) return;
+    if (items.length < 2) continue;
     const heading = headingBefore($list);
     if (heading) for (const item of items) add(heading, item, 'list');
-  });
+  }
 
-  const main = $('main, article, [role="main"]').first();
-  const body = $('body').first();
+  const main = index.all.find((el) => MAIN_TAGS.has(tagName(el)) || attrOf(el, 'role') === 'main');
   // Fragments and pages parsed without a <body> element fall back to the whole document.
-  const scope: Selection = main.length > 0 ? main : body.length > 0 ? body : $.root();
-  const text = lines(blockText(body.length > 0 ? body.get(0) : $.root().get(0)));
-  const mainText = lines(blockText(scope.get(0)));
+  const body = index.first('body') ?? $.root().get(0);
+  const root = main ?? body;
+  const text = lines(blockText(body));
+  const mainText = root === body ? text : lines(blockText(root));
   // The first price right after the headline is where shops show it; any other first price is a guess.
   const headAt = h1 ? mainText.indexOf(h1) : -1;
   const nearPrice =
     headAt >= 0 ? PRICE_PATTERN.exec(mainText.slice(headAt, headAt + h1.length + 600))?.[0] : undefined;
   const price = nearPrice ?? PRICE_PATTERN.exec(mainText)?.[0];
   if (price) add('price', price.trim(), nearPrice ? 'pattern-sure' : 'pattern');
-  const mail = $('a[href^="mailto:" i]').first().attr('href');
+  const links = index.tag('a').map((a) => attrOf(a, 'href')?.trim() ?? '');
+  const mail = links.find((href) => /^mailto:/i.test(href));
   const emails = new Set(text.match(new RegExp(EMAIL_PATTERN.source, 'g')) ?? []);
   const email = mail ? mail.replace(/^mailto:/i, '').split('?')[0] : [...emails][0];
   // A mailto: link is a statement; the page's only address is nearly one; one of several is a guess.
   if (email) add('email', email, mail ? 'label' : emails.size === 1 ? 'pattern-sure' : 'pattern');
-  const tel = $('a[href^="tel:" i]').first().attr('href');
+  const tel = links.find((href) => /^tel:/i.test(href));
   const phone = tel ? tel.replace(/^tel:/i, '') : firstPhone(text);
   if (phone) add('telephone', phone.trim(), tel ? 'label' : 'pattern');
-  const img = scope.find('img[src]').first().attr('src') ?? $('img[src]').first().attr('src');
+  const images = index.tag('img').filter((img) => attrOf(img, 'src'));
+  const img = attrOf(images.find((i) => isWithin(i, root)) ?? images[0], 'src');
   if (img) add('image', absolutise(img, pageUrl), 'pattern');
-  const paragraph = scope
-    .find('p')
-    .toArray()
+  const paragraph = index
+    .tag('p')
+    .filter((p) => isWithin(p, root))
     .map((p) => collapse($(p).text()))
     .find((t) => t.length >= 80 && !LABEL_VALUE.test(t));
   if (paragraph) add('description', paragraph, 'pattern');

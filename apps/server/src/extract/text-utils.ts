@@ -5,13 +5,47 @@ export function collapse(text: string): string {
   return text.replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 }
 
-/** The lower-case tag name of a parsed element, or '' for text and other nodes. */
+/** The lower-case tag name of a parsed element, or '' for text and other nodes (htmlparser2 gives HTML names in lower case). */
 export function tagName(node: unknown): string {
-  const name = (node as { tagName?: unknown } | undefined)?.tagName;
-  return typeof name === 'string' ? name.toLowerCase() : '';
+  const n = node as { name?: unknown; type?: unknown } | undefined;
+  return typeof n?.name === 'string' && (n.type === 'tag' || n.type === 'script' || n.type === 'style')
+    ? n.name
+    : '';
 }
 
 /** cheerio's node type (its `domhandler` dependency is not importable from here). */
+type Walkable = { parent?: unknown; attribs?: Record<string, string> };
+
+/** An element's attribute, read off the parsed node (no selector to compile). */
+export function attrOf(node: unknown, name: string): string | undefined {
+  return (node as Walkable | undefined)?.attribs?.[name];
+}
+
+/**
+ * The nearest element from `node` upwards (itself included unless `fromParent`)
+ * that passes `test`. A walk over parents: in loops over many elements this
+ * is much cheaper than cheerio's `closest(selector)`, which compiles its selector each call.
+ */
+export function closestWhere(
+  node: unknown,
+  test: (n: DomNode) => boolean,
+  fromParent = false,
+): DomNode | undefined {
+  let current = (fromParent ? (node as Walkable).parent : node) as Walkable | undefined;
+  while (current && (current as { type?: string }).type !== 'root') {
+    if (tagName(current) && test(current as DomNode)) return current as DomNode;
+    current = current.parent as Walkable | undefined;
+  }
+  return undefined;
+}
+
+/** Whether `node` is `ancestor` or inside it. */
+export function isWithin(node: unknown, ancestor: unknown): boolean {
+  for (let n = node as Walkable | undefined; n; n = n.parent as Walkable | undefined)
+    if (n === ancestor) return true;
+  return false;
+}
+
 export type DomNode = Parameters<CheerioAPI['contains']>[0];
 /** A cheerio selection of any nodes. */
 export type Selection = Cheerio<DomNode>;
