@@ -1,170 +1,176 @@
 /**
- * `pnpm bench`: N runs (default 1,000) watched at once against the real
- * server, once per watching strategy, and for each: HTTP requests per second
- * the client sent while watching, client CPU and peak heap, and the delay
- * between a run finishing on the server (`finished_at`) and the client
- * emitting its terminal snapshot (median and p95).
+ * `pnpm bench`: 1,000 runs watched at once by one client, against the real
+ * server at its DEFAULT rate limit (20 requests a second per key, bursts of
+ * 40), once per watching mode, and for each: requests the watching client
+ * sent (and how many were answered 429), requests per second, client CPU and
+ * peak heap, and the delay between a run finishing on the server
+ * (`finished_at`) and the client emitting its terminal snapshot (median, p95).
  *
- * The server (and the fixture site it crawls) runs in a child process, so the
- * CPU and heap figures are the client's alone. Each run crawls one page that
- * answers after a random 8–18 s, so runs finish spread over ten seconds, after
- * all of them were created. The modes run one after the other on one server,
- * after a warm-up; the machine is shared, so compare modes within one run.
- * Env: BENCH_RUNS, BENCH_MODES (comma-separated subset of the modes below).
+ * Every mode is the same call, `client.runs.watchMany(ids)`, on a client
+ * configured differently:
+ * - `batched long poll` (the default): one run feed, `GET /runs?…&wait=20`
+ *   from the list's change ETag, long polls at least 200 ms apart;
+ * - `batched long poll, no spacing` (`minIntervalMs: 0`): every change answered at once;
+ * - `batched polling` (`longPollSeconds: 0`): plain `GET /runs?ids=` batches on
+ *   the adaptive schedule (what watchMany did before the batched long poll);
+ * - `per-run long poll` (`batch: false`): one `GET /runs/{id}?wait=20` stream
+ *   per run (the best mode before, in a bench whose rate limit was 1,000,000).
+ *
+ * Two loads: `storm`, each run's one page answering 8–18 s after creation, so
+ * 1,000 runs finish spread over ten seconds (about 100 a second, the load of
+ * the earlier bench); `clustered`, 20 groups of 50 runs, each group's pages
+ * answering together, a group every half second over the same ten seconds
+ * (runs started together finish together, as crawls of one site do).
+ *
+ * The server (and the site it crawls) runs in a child process, so the CPU and
+ * heap figures are the client's alone. Runs are created with other keys of
+ * the same owner, so creating them does not spend the watcher's rate budget.
+ * The machine is shared: compare modes within one run. A mode that has not
+ * seen every run finish 60 s after the last page answered is stopped there,
+ * and says how many it saw. Env: BENCH_RUNS, BENCH_MODES, BENCH_LOADS.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { RunLenient } from '@webdata/contract';
-import { isTerminalStatus } from '@webdata/contract';
-import { filter, from, lastValueFrom, merge, mergeMap, tap, toArray } from 'rxjs';
-import { createClient, type WebDataClient } from '../src/index.js';
+import { from, lastValueFrom, mergeMap, takeUntil, tap, timer, toArray } from 'rxjs';
+import { type ClientOptions, createClient, isTerminalStatus, type RunLenient } from '../src/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? '1000');
-const MODES = (process.env.BENCH_MODES ?? 'naive-1s,adaptive,adaptive-batched,long-poll').split(',');
 const here = dirname(fileURLToPath(import.meta.url));
 
+const MODES: Record<string, Pick<ClientOptions, 'poll' | 'connections'>> = {
+  'batched-long-poll': {},
+  'batched-long-poll-no-spacing': { poll: { minIntervalMs: 0 } },
+  'batched-polling': { poll: { longPollSeconds: 0 } },
+  'per-run-long-poll': { poll: { batch: false }, connections: RUNS + 100 },
+};
+
+/** When each run's page answers, in ms after the runs are created. */
+const LOADS: Record<string, (i: number) => number> = {
+  storm: () => 8_000 + Math.round(Math.random() * 10_000),
+  clustered: (i) => 8_000 + Math.floor((i * 20) / RUNS) * 500,
+};
+
+const selectedModes = (process.env.BENCH_MODES ?? Object.keys(MODES).join(',')).split(',');
+const selectedLoads = (process.env.BENCH_LOADS ?? Object.keys(LOADS).join(',')).split(',');
+/** The comparisons this bench makes: every mode on the storm, the default and its baseline on clusters. */
+const PLAN: [load: string, mode: string][] = [
+  ...selectedModes.map((mode): [string, string] => ['storm', mode]),
+  ...['batched-long-poll', 'batched-polling']
+    .filter((mode) => selectedModes.includes(mode))
+    .map((mode): [string, string] => ['clustered', mode]),
+].filter(([load]) => selectedLoads.includes(load));
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  watcherKey: string;
+  creatorKeys: string[];
+  siteUrl: string;
+}
+
 interface Figures {
+  load: string;
   mode: string;
   requests: number;
+  rateLimited: number;
   seconds: number;
   cpuMs: number;
   heapPeakMb: number;
   delays: number[];
-  late: number;
+  seen: number;
+  creationRateLimited: number;
 }
 
-async function startServerProcess(): Promise<{
-  child: ChildProcess;
-  url: string;
-  apiKey: string;
-  siteUrl: string;
-}> {
+async function startServerProcess(): Promise<Server> {
   const child = spawn(
     process.execPath,
     ['--conditions=source', '--import', 'tsx', join(here, 'server-process.ts')],
-    {
-      cwd: join(here, '..'),
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+    { cwd: join(here, '..'), stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', resolve);
   });
-  return { child, ...(JSON.parse(line) as { url: string; apiKey: string; siteUrl: string }) };
+  return { child, ...(JSON.parse(line) as Omit<Server, 'child'>) };
 }
 
-/** Creates the runs, 50 at a time; each crawls one page answering after `minDelayMs` + 0–10 s. */
+/** Creates the runs with the creator keys, round robin, each key's client pacing itself. */
 async function createRuns(
-  client: WebDataClient,
-  siteUrl: string,
+  server: Server,
+  load: string,
   tag: string,
-  count = RUNS,
-  minDelayMs = 8_000,
-): Promise<string[]> {
+): Promise<{ ids: string[]; rateLimited: number }> {
+  const creators = server.creatorKeys.map((apiKey) => createClient({ baseUrl: server.url, apiKey }));
+  const pageDelay = LOADS[load]!;
+  const createdAt = Date.now();
   const runs = await lastValueFrom(
-    from(Array.from({ length: count }, (_, i) => i)).pipe(
-      mergeMap((i) => {
-        const delay = minDelayMs + Math.round(Math.random() * (count > 100 ? 10_000 : 0));
-        return client.runs.start({ type: 'crawl', urls: [`${siteUrl}/${tag}/${i}?delay=${delay}`] });
-      }, 50),
+    from(Array.from({ length: RUNS }, (_, i) => i)).pipe(
+      mergeMap(
+        (i) =>
+          // The page answers at a fixed time after the start of creation, however long the run queued.
+          creators[i % creators.length]!.runs.start({
+            type: 'crawl',
+            urls: [`${server.siteUrl}/${tag}/${i}?at=${createdAt + pageDelay(i)}`],
+          }),
+        200,
+      ),
       toArray(),
     ),
   );
-  return runs.map((run) => run.id);
+  const rateLimited = creators.reduce((sum, client) => sum + client.rateLimitedCount, 0);
+  await Promise.all(creators.map((client) => client.close()));
+  return { ids: runs.map((run) => run.id), rateLimited };
 }
 
-async function measure(
-  mode: string,
-  ids: string[],
-  client: WebDataClient,
-  watch: () => Promise<void>,
-  onTerminal: Map<string, number>,
-  finishedAt: Map<string, number>,
-): Promise<Figures> {
+async function runMode(load: string, mode: string, server: Server): Promise<Figures> {
+  const { ids, rateLimited: creationRateLimited } = await createRuns(server, load, `${load}-${mode}`);
+  const client = createClient({
+    baseUrl: server.url,
+    apiKey: server.watcherKey,
+    timeoutMs: 120_000,
+    ...MODES[mode],
+  });
+  const seenAt = new Map<string, number>();
+  const finishedAt = new Map<string, number>();
+  const record = (run: RunLenient) => {
+    if (!isTerminalStatus(run.status) || seenAt.has(run.id)) return;
+    seenAt.set(run.id, Date.now());
+    finishedAt.set(run.id, Date.parse(run.finished_at ?? run.updated_at ?? ''));
+  };
   const startedAt = Date.now();
-  const requestsBefore = client.requestCount;
   const cpuBefore = process.cpuUsage();
   let heapPeak = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
   }, 100);
-  await watch();
+  await lastValueFrom(
+    client.runs.watchMany(ids).pipe(
+      tap(record),
+      // The last page answers about 18 s after creation; a mode that is still catching up 60 s later stops.
+      takeUntil(timer(80_000)),
+    ),
+    { defaultValue: undefined },
+  );
   clearInterval(sampler);
   const cpu = process.cpuUsage(cpuBefore);
-  const seconds = (Date.now() - startedAt) / 1000;
-  const delays: number[] = [];
-  let late = 0;
-  for (const id of ids) {
-    const finished = finishedAt.get(id);
-    const seen = onTerminal.get(id);
-    if (finished === undefined || seen === undefined) continue;
-    // A run that finished before watching began says nothing about the watcher.
-    if (finished < startedAt) late++;
-    else delays.push(seen - finished);
-  }
-  return {
+  const figures: Figures = {
+    load,
     mode,
-    requests: client.requestCount - requestsBefore,
-    seconds,
+    requests: client.requestCount,
+    rateLimited: client.rateLimitedCount,
+    seconds: (Date.now() - startedAt) / 1000,
     cpuMs: (cpu.user + cpu.system) / 1000,
     heapPeakMb: heapPeak / 1024 / 1024,
-    delays,
-    late,
+    delays: ids.flatMap((id) => {
+      const seen = seenAt.get(id);
+      const finished = finishedAt.get(id);
+      return seen === undefined || finished === undefined ? [] : [seen - finished];
+    }),
+    seen: seenAt.size,
+    creationRateLimited,
   };
-}
-
-function record(run: RunLenient, onTerminal: Map<string, number>, finishedAt: Map<string, number>) {
-  if (!isTerminalStatus(run.status) || onTerminal.has(run.id)) return;
-  onTerminal.set(run.id, Date.now());
-  finishedAt.set(run.id, Date.parse(run.finished_at ?? run.updated_at ?? ''));
-}
-
-async function runMode(
-  mode: string,
-  server: { url: string; apiKey: string; siteUrl: string },
-): Promise<Figures> {
-  const client = createClient({
-    baseUrl: server.url,
-    apiKey: server.apiKey,
-    // Long polls hold one connection each: the pool must be able to hold them all.
-    connections: mode === 'long-poll' ? RUNS + 100 : 128,
-    poll: { longPollSeconds: mode === 'long-poll' ? 20 : 0 },
-    timeoutMs: 120_000,
-  });
-  const ids = await createRuns(client, server.siteUrl, mode);
-  const onTerminal = new Map<string, number>();
-  const finishedAt = new Map<string, number>();
-  const watch = async () => {
-    if (mode === 'naive-1s') {
-      // The baseline: every run polled on its own, once a second, until terminal.
-      await Promise.all(
-        ids.map(async (id) => {
-          for (;;) {
-            const run = await client.runs.get(id);
-            if (isTerminalStatus(run.status)) return record(run, onTerminal, finishedAt);
-            await new Promise((r) => setTimeout(r, 1000));
-          }
-        }),
-      );
-    } else if (mode === 'adaptive-batched') {
-      await lastValueFrom(
-        client.runs.watchMany(ids).pipe(tap((run) => record(run, onTerminal, finishedAt))),
-        { defaultValue: undefined },
-      );
-    } else {
-      await lastValueFrom(
-        merge(...ids.map((id) => client.runs.watch(id))).pipe(
-          tap((run) => record(run, onTerminal, finishedAt)),
-          filter(() => false),
-        ),
-        { defaultValue: undefined },
-      );
-    }
-  };
-  const figures = await measure(mode, ids, client, watch, onTerminal, finishedAt);
   await client.close();
   return figures;
 }
@@ -178,12 +184,12 @@ const server = await startServerProcess();
 const results: Figures[] = [];
 try {
   console.log(
-    `webdata core bench: ${RUNS} runs watched at once per mode; server ${server.url} (child process)`,
+    `webdata core bench: ${RUNS} runs watched at once by one client; server ${server.url} at its default rate limit (child process)`,
   );
-  for (const mode of MODES) {
-    const figures = await runMode(mode, server);
+  for (const [load, mode] of PLAN) {
+    const figures = await runMode(load, mode, server);
     results.push(figures);
-    console.log(`  ${mode}: done in ${figures.seconds.toFixed(1)} s`);
+    console.log(`  ${load} / ${mode}: done in ${figures.seconds.toFixed(1)} s`);
   }
 } finally {
   server.child.stdin?.end();
@@ -192,12 +198,17 @@ try {
 
 console.log('');
 console.log(
-  '| mode | requests/s | requests | client CPU (ms, % of a core) | heap peak (MB) | delay median (ms) | delay p95 (ms) | runs measured |',
+  '| load | mode | requests/s | requests (429s) | delay median (ms) | delay p95 (ms) | runs seen finishing | client CPU | heap peak (MB) |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const f of results) {
   const sorted = [...f.delays].sort((a, b) => a - b);
   console.log(
-    `| ${f.mode} | ${(f.requests / f.seconds).toFixed(1)} | ${f.requests} | ${f.cpuMs.toFixed(0)} (${((f.cpuMs / 1000 / f.seconds) * 100).toFixed(1)} %) | ${f.heapPeakMb.toFixed(1)} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${f.delays.length}${f.late ? ` (+${f.late} finished before watching)` : ''} |`,
+    `| ${f.load} | ${f.mode} | ${(f.requests / f.seconds).toFixed(1)} | ${f.requests} (${f.rateLimited}) | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${f.seen} of ${RUNS} | ${((f.cpuMs / 1000 / f.seconds) * 100).toFixed(1)} % | ${f.heapPeakMb.toFixed(1)} |`,
   );
 }
+const creation429 = results.reduce((sum, f) => sum + f.creationRateLimited, 0);
+console.log('');
+console.log(
+  `Requests and 429s are the watching client's, counted from when watching began until every run was seen finishing. Runs were created with ${server.creatorKeys.length} other keys of the same owner (429s while creating: ${creation429}).`,
+);

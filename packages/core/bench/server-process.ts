@@ -1,20 +1,24 @@
 /**
  * The benchmark's server side, in its own process so that the client's CPU
- * and heap are measured alone: the real server plus a fixture site whose
- * pages answer after `?delay=` ms (so runs finish spread over time). Prints
- * one JSON line `{ url, apiKey, siteUrl }`, then runs until stdin closes.
+ * and heap are measured alone: the real server at its DEFAULT rate limit (20
+ * requests a second per key, bursts of 40) plus a fixture site whose pages
+ * answer at `?at=` (epoch ms; so runs finish when the bench wants, however
+ * long they waited in the server's queue). Keys: one
+ * for the watching client, and creator keys of the same owner (each key has
+ * its own rate budget), so creating the runs does not spend the watcher's.
+ * Prints one JSON line `{ url, watcherKey, creatorKeys, siteUrl }`, then runs
+ * until stdin closes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RealServer, startRealServer } from '../test/real-server.js';
 
 const site = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname === '/robots.txt') return void res.writeHead(404).end();
-  const delay = Math.min(60_000, Number(url.searchParams.get('delay') ?? '0'));
+  const delay = Math.min(120_000, Math.max(0, Number(url.searchParams.get('at') ?? '0') - Date.now()));
   const timer = setTimeout(() => {
     res
       .writeHead(200, { 'content-type': 'text/html' })
@@ -25,16 +29,33 @@ const site = createServer((req, res) => {
 await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const dataDir = mkdtempSync(join(tmpdir(), 'webdata-core-bench-'));
 const concurrency = Number(process.env.BENCH_SERVER_CONCURRENCY ?? '1200');
-const server: RealServer = await startRealServer({
+// Imported through a computed specifier, as in the tests: this package does not type-check the server.
+const serverModule = '@webdata/server';
+const { startServer, createApiKey } = (await import(serverModule)) as {
+  startServer(options: Record<string, unknown>): Promise<{
+    url: string;
+    server: { store: unknown };
+    close(): Promise<void>;
+  }>;
+  createApiKey(store: unknown, options: { owner: string; name: string }): Promise<{ key: string }>;
+};
+// No rate-limit settings: the server's defaults.
+const server = await startServer({
+  port: 0,
   dataDir,
+  logLevel: 'silent',
   allowPrivateNetworks: true,
-  rateLimitPerSecond: 1_000_000,
-  rateLimitBurst: 1_000_000,
   workerConcurrency: concurrency,
   perHostConcurrency: concurrency,
 });
+const owner = 'own_bench';
+const watcherKey = (await createApiKey(server.server.store, { owner, name: 'watcher' })).key;
+const creatorKeys: string[] = [];
+for (let i = 0; i < Number(process.env.BENCH_CREATOR_KEYS ?? '30'); i++) {
+  creatorKeys.push((await createApiKey(server.server.store, { owner, name: `creator-${i}` })).key);
+}
 process.stdout.write(
-  `${JSON.stringify({ url: server.url, apiKey: server.apiKey, siteUrl: `http://127.0.0.1:${(site.address() as AddressInfo).port}` })}\n`,
+  `${JSON.stringify({ url: server.url, watcherKey, creatorKeys, siteUrl: `http://127.0.0.1:${(site.address() as AddressInfo).port}` })}\n`,
 );
 
 let closing = false;
