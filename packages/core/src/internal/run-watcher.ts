@@ -169,6 +169,7 @@ export class RunWatcher {
         query: { wait },
         headers: etag.value ? { 'if-none-match': etag.value } : undefined,
         allowNotModified: true,
+        longPoll: wait !== undefined,
         timeoutMs: wait === undefined ? undefined : 60_000 + wait * 1000,
       })
       .pipe(
