@@ -16,7 +16,7 @@
  * - `per-run long poll` (`batch: false`): one `GET /runs/{id}?wait=20` stream
  *   per run (the best mode before, in a bench whose rate limit was 1,000,000).
  *
- * Two loads: `storm`, each run's one page answering 8–18 s after creation, so
+ * Two loads: `storm`, each run's one page answering 8–18 s after watching begins, so
  * 1,000 runs finish spread over ten seconds (about 100 a second, the load of
  * the earlier bench); `clustered`, 20 groups of 50 runs, each group's pages
  * answering together, a group every half second over the same ten seconds
@@ -46,7 +46,7 @@ const MODES: Record<string, Pick<ClientOptions, 'poll' | 'connections'>> = {
   'per-run-long-poll': { poll: { batch: false }, connections: RUNS + 100 },
 };
 
-/** When each run's page answers, in ms after the runs are created. */
+/** When each run's page answers, in ms after watching begins. */
 const LOADS: Record<string, (i: number) => number> = {
   storm: () => 8_000 + Math.round(Math.random() * 10_000),
   clustered: (i) => 8_000 + Math.floor((i * 20) / RUNS) * 500,
@@ -104,15 +104,13 @@ async function createRuns(
 ): Promise<{ ids: string[]; rateLimited: number }> {
   const creators = server.creatorKeys.map((apiKey) => createClient({ baseUrl: server.url, apiKey }));
   const pageDelay = LOADS[load]!;
-  const createdAt = Date.now();
   const runs = await lastValueFrom(
     from(Array.from({ length: RUNS }, (_, i) => i)).pipe(
       mergeMap(
         (i) =>
-          // The page answers at a fixed time after the start of creation, however long the run queued.
           creators[i % creators.length]!.runs.start({
             type: 'crawl',
-            urls: [`${server.siteUrl}/${tag}/${i}?at=${createdAt + pageDelay(i)}`],
+            urls: [`${server.siteUrl}/${tag}/${i}?delay=${pageDelay(i)}`],
           }),
         200,
       ),
@@ -140,6 +138,8 @@ async function runMode(load: string, mode: string, server: Server): Promise<Figu
     finishedAt.set(run.id, Date.parse(run.finished_at ?? run.updated_at ?? ''));
   };
   const startedAt = Date.now();
+  // The held pages start their clocks now: every run finishes while watched.
+  await fetch(`${server.siteUrl}/go`);
   const cpuBefore = process.cpuUsage();
   let heapPeak = process.memoryUsage().heapUsed;
   const sampler = setInterval(() => {
@@ -148,7 +148,7 @@ async function runMode(load: string, mode: string, server: Server): Promise<Figu
   await lastValueFrom(
     client.runs.watchMany(ids).pipe(
       tap(record),
-      // The last page answers about 18 s after creation; a mode that is still catching up 60 s later stops.
+      // The last page answers 18 s after watching begins; a mode still catching up 60 s later stops.
       takeUntil(timer(80_000)),
     ),
     { defaultValue: undefined },
@@ -172,6 +172,7 @@ async function runMode(load: string, mode: string, server: Server): Promise<Figu
     creationRateLimited,
   };
   await client.close();
+  await fetch(`${server.siteUrl}/stop`);
   return figures;
 }
 

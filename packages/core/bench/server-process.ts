@@ -2,8 +2,9 @@
  * The benchmark's server side, in its own process so that the client's CPU
  * and heap are measured alone: the real server at its DEFAULT rate limit (20
  * requests a second per key, bursts of 40) plus a fixture site whose pages
- * answer at `?at=` (epoch ms; so runs finish when the bench wants, however
- * long they waited in the server's queue). Keys: one
+ * are held until the bench calls `/go` (when watching begins), then answer
+ * `?delay=` ms after it, so every run finishes while it is watched, when the
+ * bench wants, however long creating the runs took (`/stop` holds pages again). Keys: one
  * for the watching client, and creator keys of the same owner (each key has
  * its own rate budget), so creating the runs does not spend the watcher's.
  * Prints one JSON line `{ url, watcherKey, creatorKeys, siteUrl }`, then runs
@@ -15,16 +16,40 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Pages held until the bench says go (`/go`), then answered `?delay=` ms after it. */
+let goAt: number | undefined;
+const held = new Set<() => void>();
 const site = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (url.pathname === '/robots.txt') return void res.writeHead(404).end();
-  const delay = Math.min(120_000, Math.max(0, Number(url.searchParams.get('at') ?? '0') - Date.now()));
-  const timer = setTimeout(() => {
-    res
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end(`<html><head><title>${url.pathname}</title></head><body><p>ok</p></body></html>`);
-  }, delay);
-  res.on('close', () => clearTimeout(timer));
+  if (url.pathname === '/go') {
+    goAt = Date.now();
+    for (const release of held) release();
+    held.clear();
+    return void res.writeHead(204).end();
+  }
+  if (url.pathname === '/stop') {
+    goAt = undefined;
+    return void res.writeHead(204).end();
+  }
+  const delay = Math.min(120_000, Number(url.searchParams.get('delay') ?? '0'));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = () => {
+    timer = setTimeout(
+      () => {
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<html><head><title>${url.pathname}</title></head><body><p>ok</p></body></html>`);
+      },
+      Math.max(0, (goAt ?? Date.now()) + delay - Date.now()),
+    );
+  };
+  if (goAt === undefined) held.add(answer);
+  else answer();
+  res.on('close', () => {
+    held.delete(answer);
+    clearTimeout(timer);
+  });
 });
 await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const dataDir = mkdtempSync(join(tmpdir(), 'webdata-core-bench-'));
@@ -47,6 +72,8 @@ const server = await startServer({
   allowPrivateNetworks: true,
   workerConcurrency: concurrency,
   perHostConcurrency: concurrency,
+  // A page is held from its fetch until the bench's go plus its delay: longer than the default 30 s allows.
+  pageTimeoutMs: 90_000,
 });
 const owner = 'own_bench';
 const watcherKey = (await createApiKey(server.server.store, { owner, name: 'watcher' })).key;
