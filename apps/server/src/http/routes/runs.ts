@@ -163,10 +163,12 @@ async function sendRunChanges(
   if (query.wait !== undefined && query.wait > 0) {
     reply.header('x-webdata-wait', String(query.wait));
     if (changes.runs.length === 0 && changes.missing.length === 0) {
+      // Each notice asks for one change at most (it may come many times a second); the answer reads them all.
       await holdUntil(context, request, query.wait, query.ids ?? 'any', async () => {
-        changes = await context.store.listRunChanges(changesQuery);
-        return changes.runs.length > 0 || changes.missing.length > 0;
+        const first = await context.store.listRunChanges({ ...changesQuery, limit: 1 });
+        return first.runs.length > 0 || first.missing.length > 0;
       });
+      changes = await context.store.listRunChanges(changesQuery);
     }
   }
   reply.header('etag', changeEtagOf(changes.cursor)).header('cache-control', 'no-cache');
