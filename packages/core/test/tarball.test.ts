@@ -85,6 +85,43 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * Writes `script` into the project as `file`, type-checks it with the
+ * project's own TypeScript in strict mode (Node's ESM/CJS resolution, so the
+ * `import` and `require` conditions and their declarations are the ones
+ * used), runs the output against the test server and returns its stdout.
+ */
+async function typeCheckAndRun(
+  file: string,
+  script: string,
+  options: { skipLibCheck: boolean },
+): Promise<string> {
+  writeFileSync(join(project, file), script);
+  const tsconfig = `tsconfig.${file}.json`;
+  writeFileSync(
+    join(project, tsconfig),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        outDir: 'out',
+        types: ['node'],
+        ...options,
+      },
+      files: [file],
+    }),
+  );
+  await sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', tsconfig], project);
+  const { stdout } = await sh('node', [join('out', file.replace(/\.(c?)ts$/, '.$1js'))], project, {
+    WEBDATA_BASE_URL: server.url,
+    WEBDATA_API_KEY: server.apiKey,
+    SITE_URL: site.url,
+  });
+  return stdout.trim();
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'webdata-tarball-'));
   const tarballs = join(work, 'tarballs');
@@ -127,29 +164,7 @@ describe('the packed client, installed with npm outside the repository', () => {
   });
 
   it('type-checks a strict ESM script and runs it against the real server', async () => {
-    writeFileSync(join(project, 'main.ts'), ESM_SCRIPT);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          target: 'ES2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          outDir: 'out',
-          skipLibCheck: false,
-          types: ['node'],
-        },
-        files: ['main.ts'],
-      }),
-    );
-    await sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], project);
-    const { stdout } = await sh('node', ['out/main.js'], project, {
-      WEBDATA_BASE_URL: server.url,
-      WEBDATA_API_KEY: server.apiKey,
-      SITE_URL: site.url,
-    });
-    const output = JSON.parse(stdout.trim());
+    const output = JSON.parse(await typeCheckAndRun('main.ts', ESM_SCRIPT, { skipLibCheck: false }));
     expect(output.status).toBe('completed');
     expect(output.terminal).toBe(true);
     expect(output.pages).toHaveLength(2);
@@ -159,28 +174,7 @@ describe('the packed client, installed with npm outside the repository', () => {
   }, 120_000);
 
   it('type-checks and runs the same client as CommonJS', async () => {
-    writeFileSync(join(project, 'main.cts'), CJS_SCRIPT);
-    writeFileSync(
-      join(project, 'tsconfig.cjs.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          target: 'ES2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          outDir: 'out',
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        files: ['main.cts'],
-      }),
-    );
-    await sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.cjs.json'], project);
-    const { stdout } = await sh('node', ['out/main.cjs'], project, {
-      WEBDATA_BASE_URL: server.url,
-      WEBDATA_API_KEY: server.apiKey,
-      SITE_URL: site.url,
-    });
-    expect(JSON.parse(stdout.trim())).toEqual({ status: 'completed', module: 'object' });
+    const output = JSON.parse(await typeCheckAndRun('main.cts', CJS_SCRIPT, { skipLibCheck: true }));
+    expect(output).toEqual({ status: 'completed', module: 'object' });
   }, 120_000);
 });
