@@ -19,9 +19,9 @@ import { loadExtractionCases } from '../quality/extract/fixture-cases.js';
 import { convertPage } from '../src/content/index.js';
 import { DefaultExtractionEngine, type ExtractionEngine } from '../src/extract/index.js';
 import { type StartedServer, startServer } from '../src/index.js';
-import { benchScreenshots } from '../src/screenshots/index.js';
 import { type ApiCall, apiClient, waitForRun } from '../test/api-client.js';
 import { type FixtureRoute, FixtureSite } from '../test/fixture-site.js';
+import { benchScreenshots } from './screenshot-bench.js';
 
 const EXTRACTION_RESULTS = Number(process.env.BENCH_EXTRACT_RESULTS ?? 200);
 const SCREENSHOT_PAGES = Number(process.env.BENCH_SCREENSHOTS ?? 20);

@@ -1,4 +1,3 @@
-export { benchScreenshots } from './bench.js';
 export {
   BUNDLED_CHROMIUM_PACKAGE,
   type BundledChromium,

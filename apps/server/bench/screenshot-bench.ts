@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultConfig } from '../config.js';
-import { readPngSize } from './png.js';
-import { ScreenshotService } from './screenshot-service.js';
+import { defaultConfig } from '../src/config.js';
+import { readPngSize } from '../src/screenshots/png.js';
+import { ScreenshotService } from '../src/screenshots/screenshot-service.js';
 
 /** A page of fixed size (1280×2000), like a typical article, served by the bench itself. */
 const BENCH_PAGE = `<!doctype html><html><head><title>bench</title><style>
