@@ -28,6 +28,7 @@ import type {
   Store,
   StoredRun,
 } from '../store.js';
+import { BUSY_TIMEOUT_MS, retryStoreCallsWhileBusy } from './busy-retry.js';
 import { migrate } from './migrations.js';
 
 interface RunRow {
@@ -98,11 +99,14 @@ export class SqliteStore implements Store {
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    // Opening may wait for another process's migration; serving must not (see busy-retry.ts).
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = OFF');
     migrate(this.db);
     migrateSearchIndex(this.db);
     this.search = new SqliteSearchIndex(this.db);
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    retryStoreCallsWhileBusy(this);
   }
 
   private statsOf(runId: string): RunStats {
