@@ -5,6 +5,7 @@
  */
 
 import { formatReadabilityDev, measureReadabilityDev } from './readability-dev.js';
+import { formatRealSet, measureRealSet } from './real-set.js';
 import { CorpusMissingError } from './shared-corpus.js';
 
 /** Runs every part of the harness and prints the figures. */
@@ -15,6 +16,13 @@ export async function runExtractionQuality(): Promise<void> {
   } catch (error) {
     if (!(error instanceof CorpusMissingError)) throw error;
     console.log(`\nextraction quality, readability-dev: skipped: ${error.message}`);
+  }
+  try {
+    const report = await measureRealSet();
+    console.log(`\n${formatRealSet(report)}`);
+  } catch (error) {
+    if (!(error instanceof CorpusMissingError)) throw error;
+    console.log(`\nextraction quality, own real set: skipped: ${error.message}`);
   }
 }
 
