@@ -8,8 +8,10 @@ import { stage } from './stage.mjs';
 const folder = stage();
 const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
 const out = join(folder, '..', '..', 'dist', `webdata-${version}.vsix`);
+// From this package's node_modules, so that it also runs outside a pnpm script (the UI test packs too).
+const vsce = join(folder, '..', '..', 'node_modules', '.bin', 'vsce');
 execFileSync(
-  'vsce',
+  vsce,
   [
     'package',
     '--no-dependencies',
