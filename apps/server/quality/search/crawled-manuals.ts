@@ -121,6 +121,7 @@ async function crawlInto(
         limit: 5000,
         formats: ['text'],
         collection: COLLECTION,
+        ...(manual.excludePaths ? { exclude_paths: manual.excludePaths } : {}),
       });
       if (created.status !== 202) throw new Error(`deep crawl refused: ${JSON.stringify(created.body)}`);
       runIds.push(created.body.id);

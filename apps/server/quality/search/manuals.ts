@@ -10,6 +10,8 @@ export interface Manual {
   root: string;
   /** The page the deep crawl starts from, relative to the root. */
   start: string;
+  /** Path globs the deep crawl leaves out (`exclude_paths`). */
+  excludePaths?: string[];
 }
 
 /** The manuals the judged questions are about (questions.json names pages as `<name>/<path>`). */
@@ -19,6 +21,9 @@ export const MANUALS: readonly Manual[] = [
     debianPackage: 'python3.11-doc',
     root: '/usr/share/doc/python3.11/html',
     start: 'index.html',
+    // The 2.5 MB table of contents (nested lists, no text of its own) takes the HTML-to-Markdown
+    // converter minutes, during which the server answers nothing; no question is about it.
+    excludePaths: ['/contents.html'],
   },
   { name: 'git', debianPackage: 'git-doc', root: '/usr/share/doc/git-doc', start: 'index.html' },
 ];
