@@ -13,80 +13,56 @@
  * Settings: BENCH_DEEP_CRAWL_PAGES (5000), BENCH_DEEP_CRAWL_CONCURRENCY (16),
  * BENCH_CPU_PROF_DIR (write a CPU profile of our server there).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { apiClient } from '../test/api-client.js';
+import { type ApiCall, apiClient } from '../test/api-client.js';
 import { exited, serverCommand } from '../test/server-process.js';
+import {
+  CHILD_DEADLINE_MS,
+  cpuMs,
+  rssMb,
+  type StartedChild,
+  startChild,
+  stopChild,
+} from './child-process.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const SITE_SCRIPT = fileURLToPath(new URL('./deep-crawl-site.ts', import.meta.url));
 const RSS_FLOOR_MB = 300;
 /** A crawl that takes longer than this is reported as stuck rather than waited for. */
-const CRAWL_DEADLINE_MS = 300_000;
+const CRAWL_DEADLINE_MS = CHILD_DEADLINE_MS;
 
 /** What one crawler did over the site. */
-interface CrawlFigures {
+export interface CrawlFigures {
+  /** Pages the crawler reports as done (ours: succeeded results; Crawlee: handled requests). */
   pages: number;
   seconds: number;
   pagesPerSecond: number;
   /** Resident set just before the crawl started (code loaded, nothing crawled), in MB. */
   rssIdleMb: number;
   rssPeakMb: number;
-}
-
-/** VmHWM (peak resident set) or VmRSS (current) of a live process, in MB. */
-function rssMb(pid: number | 'self', field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-}
-
-/** Starts a child (a TypeScript file through tsx unless `tsx` is false) and waits for a line matching `ready`. */
-async function startChild(
-  args: string[],
-  ready: RegExp,
-  env: NodeJS.ProcessEnv = process.env,
-  nodeArgs: string[] = [],
-  tsx = true,
-): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
-  const loader = tsx ? ['--conditions=source', '--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...nodeArgs, ...loader, ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stderr!.on('data', (chunk) => {
-    out += chunk;
-  });
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`child ${args.join(' ')} printed nothing ready in ${CRAWL_DEADLINE_MS} ms:\n${out}`));
-    }, CRAWL_DEADLINE_MS);
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const found = ready.exec(out);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`child ${args.join(' ')} exited with ${code}:\n${out}`));
-    });
-  });
-  return { child, match, output: () => out };
+  /** CPU time the crawler's process used during the crawl (all threads), in ms. */
+  cpuMs: number;
 }
 
 /**
  * Our server, in its own process (started like test/server-process.ts does,
  * plus `--cpu-prof` when asked: Node refuses it in NODE_OPTIONS), deep-crawls the site.
  */
-async function crawlWithServer(siteUrl: string, pages: number, concurrency: number): Promise<CrawlFigures> {
+export async function crawlWithServer(
+  startUrl: string,
+  pages: number,
+  concurrency: number,
+  options: {
+    /** Called with the finished run while the server still runs (to read its results). */
+    inspect?: (call: ApiCall, runId: string) => Promise<void>;
+    /** Request fields beside url, max_depth, limit and collection. */
+    request?: Record<string, unknown>;
+  } = {},
+): Promise<CrawlFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webdata-deep-bench-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -110,7 +86,7 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
     dataDir,
     '--allow-private-networks',
   ];
-  let server: Awaited<ReturnType<typeof startChild>> | undefined;
+  let server: StartedChild | undefined;
   try {
     server = await startChild(
       args,
@@ -120,13 +96,16 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
       false,
     );
     const call = apiClient(server.match[1]!, server.match[2]!);
-    const rssIdleMb = rssMb(server.child.pid!, 'VmRSS');
+    const pid = server.child.pid!;
+    const rssIdleMb = rssMb(pid, 'VmRSS');
+    const cpuBefore = cpuMs(pid);
     const started = performance.now();
     const created = await call('POST', '/api/v1/deep-crawl', {
-      url: `${siteUrl}/`,
+      url: startUrl,
       max_depth: 20,
       limit: pages,
       collection: 'bench',
+      ...options.request,
     });
     if (created.status !== 202) throw new Error(`deep crawl refused: ${JSON.stringify(created.body)}`);
     // Plain polls a few times a second: a long poll would answer at every page and load the server.
@@ -141,31 +120,31 @@ async function crawlWithServer(siteUrl: string, pages: number, concurrency: numb
       run = (await call('GET', `/api/v1/runs/${run.id}`)).body;
     }
     const seconds = (performance.now() - started) / 1000;
-    const rssPeakMb = rssMb(server.child.pid!);
+    const usedCpuMs = cpuMs(pid) - cpuBefore;
+    const rssPeakMb = rssMb(pid);
     if (run.status !== 'completed')
       console.warn(`our deep crawl ended ${run.status}: ${JSON.stringify(run.stats)}`);
+    await options.inspect?.(call, run.id);
     return {
       pages: run.stats.succeeded,
       seconds,
       pagesPerSecond: run.stats.succeeded / seconds,
       rssIdleMb,
       rssPeakMb,
+      cpuMs: usedCpuMs,
     };
   } finally {
-    if (server) {
-      server.child.kill('SIGTERM');
-      await exited(server.child);
-    }
+    if (server) await stopChild(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 /** Crawlee's CheerioCrawler, in its own process, crawls the site. */
-async function crawlWithCrawlee(siteUrl: string, concurrency: number): Promise<CrawlFigures> {
+export async function crawlWithCrawlee(startUrl: string, concurrency: number): Promise<CrawlFigures> {
   const storage = mkdtempSync(join(tmpdir(), 'webdata-crawlee-'));
   try {
     const { child, match } = await startChild(
-      [HERE, '--crawlee-child', siteUrl, String(concurrency)],
+      [HERE, '--crawlee-child', startUrl, String(concurrency)],
       /^crawlee-result (\{.*\})$/m,
       {
         ...process.env,
@@ -186,7 +165,7 @@ async function crawlWithCrawlee(siteUrl: string, concurrency: number): Promise<C
 }
 
 /** The Crawlee child: crawls, then prints its figures (with its own RSS peak) as one line. */
-async function crawleeChild(siteUrl: string, concurrency: number): Promise<void> {
+async function crawleeChild(startUrl: string, concurrency: number): Promise<void> {
   const { CheerioCrawler, Configuration, log } = await import('@crawlee/cheerio');
   log.setLevel(log.LEVELS.ERROR);
   const config = new Configuration({
@@ -215,15 +194,18 @@ async function crawleeChild(siteUrl: string, concurrency: number): Promise<void>
     config,
   );
   const rssIdleMb = rssMb('self', 'VmRSS');
+  const cpuBefore = cpuMs('self');
   const started = performance.now();
-  await crawler.run([`${siteUrl}/`]);
+  await crawler.run([startUrl]);
   const seconds = (performance.now() - started) / 1000;
+  const usedCpuMs = cpuMs('self') - cpuBefore;
   const figures: CrawlFigures = {
     pages: handled,
     seconds,
     pagesPerSecond: handled / seconds,
     rssIdleMb,
     rssPeakMb: rssMb('self'),
+    cpuMs: usedCpuMs,
   };
   console.log(`crawlee-result ${JSON.stringify(figures)}`);
   await crawler.teardown();
@@ -241,8 +223,8 @@ export async function benchDeepCrawl(): Promise<void> {
   let crawlee: CrawlFigures;
   try {
     const siteUrl = site.match[1]!;
-    ours = await crawlWithServer(siteUrl, pages, concurrency);
-    crawlee = await crawlWithCrawlee(siteUrl, concurrency);
+    ours = await crawlWithServer(`${siteUrl}/`, pages, concurrency);
+    crawlee = await crawlWithCrawlee(`${siteUrl}/`, concurrency);
   } finally {
     site.child.kill('SIGTERM');
     await exited(site.child);

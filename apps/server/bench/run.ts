@@ -4,7 +4,9 @@
  *    route measured in the same run (the floor is half of it);
  * 2. run creations/s (floor 1,000/s);
  * 3. crawl pages/s on a generated 2,000-page local site, with the server's RSS peak;
- * then the extraction, deep-crawl, search and extraction-quality benchmarks. `bench search`
+ * then the extraction, deep-crawl, docs (real manuals against Crawlee and bare playwright-core:
+ * bench/docs-bench.ts), search and extraction-quality benchmarks. `bench docs` runs only the docs
+ * one, `bench search`
  * runs only the search one (quality/search/bench.ts), `bench extract` only the extraction
  * quality one (quality/extract/run.ts).
  * The servers run as child processes so the load generator has its own core.
@@ -130,9 +132,12 @@ async function main() {
   }
   await (await import('./extract-bench.js')).benchExtractionAndScreenshots();
   await (await import('./deep-crawl-bench.js')).benchDeepCrawl();
+  await (await import('./docs-bench.js')).benchDocs();
 }
 
-if (process.argv[2] === 'search') {
+if (process.argv[2] === 'docs') {
+  await (await import('./docs-bench.js')).benchDocs();
+} else if (process.argv[2] === 'search') {
   await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
 } else if (process.argv[2] === 'extract') {
   await (await import('../quality/extract/run.js')).runExtractionQuality();

@@ -1,0 +1,312 @@
+/**
+ * Throughput on real pages (`pnpm --filter @webdata/server bench`, or
+ * `bench docs` for this part alone). Serves Debian's HTML manuals from
+ * 127.0.0.1 and prints, from one run:
+ * 1. deep crawl with markdown, index and persistence through our API against
+ *    Crawlee's CheerioCrawler (parse and enqueue links, nothing stored) at
+ *    the same concurrency: pages/s and their ratio (goal ≥ 2.0×), CPU ms per
+ *    page of each process (/proc; goal ≤ 6 ms for the service), peak RSS
+ *    (goal ≤ 300 MB), and from the site's side whether every HTML page was
+ *    fetched exactly once;
+ * 2. a sampled fidelity check: the blocks of text Readability keeps on a page
+ *    that are missing from the Markdown the service stored (goal: none);
+ * 3. full-page screenshots through the API (a crawl with `screenshot: true`)
+ *    against bare playwright-core with the same Chromium, the same
+ *    concurrency and the same full-page cut (goal ≥ 0.9×).
+ * The Python manual is the development corpus; the SQLite manual is held
+ * (never tuned on) and reported beside it.
+ *
+ * Settings: BENCH_DOCS_CONCURRENCY (8), BENCH_DOCS_SAMPLE (30 pages checked
+ * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
+ * BENCH_DOCS_CORPORA (dev,held).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiCall, apiClient } from '../test/api-client.js';
+import { serverCommand } from '../test/server-process.js';
+import { bareScreenshots } from './bare-screenshots.js';
+import { CHILD_DEADLINE_MS, startChild, stopChild } from './child-process.js';
+import { type CrawlFigures, crawlWithCrawlee, crawlWithServer } from './deep-crawl-bench.js';
+import { DocsSite } from './docs-site.js';
+import { missingBlocks, readabilityBlocks } from './paragraph-check.js';
+
+/** A Debian HTML manual the bench serves. */
+interface Corpus {
+  part: 'dev' | 'held';
+  name: string;
+  debianPackage: string;
+  root: string;
+  start: string;
+}
+
+const CORPORA: readonly Corpus[] = [
+  {
+    part: 'dev',
+    name: 'Python 3.11 manual',
+    debianPackage: 'python3.11-doc',
+    root: '/usr/share/doc/python3.11/html',
+    start: 'index.html',
+  },
+  {
+    part: 'held',
+    name: 'SQLite manual',
+    debianPackage: 'sqlite3-doc',
+    root: '/usr/share/doc/sqlite3',
+    start: 'index.html',
+  },
+];
+
+const GOALS = { ratio: 2.0, cpuMsPerPage: 6, rssMb: 300, screenshotRatio: 0.9 };
+const TERMINAL = ['completed', 'incomplete', 'failed', 'cancelled'];
+
+function onceFigures(served: Map<string, number>, all: ReadonlySet<string>) {
+  let twice = 0;
+  for (const count of served.values()) if (count > 1) twice += 1;
+  const missed = [...all].filter((path) => !served.has(path));
+  return { distinct: served.size, twice, missed };
+}
+
+/** Every result of a run with its Markdown (url → markdown). */
+async function markdownByUrl(call: ApiCall, runId: string): Promise<Map<string, string>> {
+  const byUrl = new Map<string, string>();
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const { status, body } = await call(
+      'GET',
+      `/api/v1/runs/${runId}/results?limit=100&include=content&format=markdown${query}`,
+    );
+    if (status !== 200) throw new Error(`results of ${runId}: HTTP ${status} ${JSON.stringify(body)}`);
+    for (const result of body.data) {
+      if (typeof result.content === 'string') byUrl.set(result.url, result.content);
+    }
+    cursor = body.next_cursor ?? null;
+  } while (cursor);
+  return byUrl;
+}
+
+/** Every `step`-th of the sorted items, `count` at most: a sample that does not depend on crawl order. */
+function spreadSample<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+interface FidelityFigures {
+  pages: number;
+  blocks: number;
+  missing: { page: string; block: string }[];
+}
+
+async function checkFidelity(
+  corpus: Corpus,
+  siteUrl: string,
+  markdown: Map<string, string>,
+  sample: number,
+): Promise<FidelityFigures> {
+  const pages = spreadSample([...markdown.keys()].filter((url) => url.endsWith('.html')).sort(), sample);
+  const figures: FidelityFigures = { pages: pages.length, blocks: 0, missing: [] };
+  for (const url of pages) {
+    const path = decodeURIComponent(new URL(url).pathname);
+    const file = join(corpus.root, path.endsWith('/') ? `${path}index.html` : path);
+    const blocks = readabilityBlocks(readFileSync(file, 'utf8'), url);
+    figures.blocks += blocks.length;
+    for (const block of missingBlocks(blocks, markdown.get(url)!)) {
+      figures.missing.push({ page: url.slice(siteUrl.length), block });
+    }
+  }
+  return figures;
+}
+
+interface CorpusFigures {
+  corpus: Corpus;
+  htmlPages: number;
+  ours: CrawlFigures & ReturnType<typeof onceFigures>;
+  crawlee: CrawlFigures & ReturnType<typeof onceFigures>;
+  fidelity: FidelityFigures;
+}
+
+async function benchCorpus(corpus: Corpus, concurrency: number, sample: number): Promise<CorpusFigures> {
+  const site = new DocsSite(corpus.root);
+  await site.start();
+  try {
+    const startUrl = `${site.url}/${corpus.start}`;
+    let markdown = new Map<string, string>();
+    const ours = await crawlWithServer(startUrl, 100_000, concurrency, {
+      request: { max_depth: 100, formats: ['markdown'] },
+      inspect: async (call, runId) => {
+        markdown = await markdownByUrl(call, runId);
+      },
+    });
+    const oursServed = site.htmlServed();
+    site.resetCounts();
+    const crawlee = await crawlWithCrawlee(startUrl, concurrency);
+    const crawleeServed = site.htmlServed();
+    const all = new Set([...oursServed.keys(), ...crawleeServed.keys()]);
+    const fidelity = await checkFidelity(corpus, site.url, markdown, sample);
+    return {
+      corpus,
+      htmlPages: all.size,
+      ours: { ...ours, ...onceFigures(oursServed, all) },
+      crawlee: { ...crawlee, ...onceFigures(crawleeServed, all) },
+      fidelity,
+    };
+  } finally {
+    await site.stop();
+  }
+}
+
+/** Screenshots through the API: the seconds of a crawl of `urls` with `screenshot: true` (after a warm-up run). */
+async function apiScreenshots(
+  urls: readonly string[],
+  concurrency: number,
+): Promise<{ seconds: number; shots: number; errors: string[] }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webdata-docs-shots-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WEBDATA_LOG_LEVEL: 'warn',
+    WEBDATA_RUN_WORKERS: 'true',
+    WEBDATA_WORKERS: String(Math.max(8, concurrency)),
+    WEBDATA_PER_HOST_CONCURRENCY: String(Math.max(8, concurrency)),
+    WEBDATA_SCREENSHOT_CONCURRENCY: String(concurrency),
+    WEBDATA_RATE_LIMIT: '1000000',
+    WEBDATA_RATE_BURST: '1000000',
+  };
+  const args = [
+    ...serverCommand(true),
+    'start',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--allow-private-networks',
+  ];
+  const server = await startChild(
+    args,
+    /listening on (http:\/\/\S+)[\s\S]*\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/,
+    env,
+    [],
+    false,
+  );
+  try {
+    const call = apiClient(server.match[1]!, server.match[2]!);
+    const crawl = async (list: readonly string[]) => {
+      const created = await call('POST', '/api/v1/crawl', {
+        urls: list,
+        screenshot: true,
+        formats: ['markdown'],
+      });
+      if (created.status !== 202) throw new Error(`crawl refused: ${JSON.stringify(created.body)}`);
+      let run = created.body;
+      const deadline = Date.now() + CHILD_DEADLINE_MS;
+      while (!TERMINAL.includes(run.status)) {
+        if (Date.now() > deadline) throw new Error(`screenshot crawl still ${run.status}`);
+        await sleep(50);
+        run = (await call('GET', `/api/v1/runs/${run.id}`)).body;
+      }
+      return run;
+    };
+    await crawl([urls[0]!]); // warm-up: launches the browser
+    const started = performance.now();
+    const run = await crawl(urls);
+    const seconds = (performance.now() - started) / 1000;
+    const { body } = await call('GET', `/api/v1/runs/${run.id}/results?limit=100`);
+    const errors: string[] = [];
+    let shots = 0;
+    for (const result of body.data) {
+      if (result.has_screenshot) shots += 1;
+      else errors.push(`${result.url}: ${JSON.stringify(result.screenshot_error ?? result.error)}`);
+    }
+    return { seconds, shots, errors };
+  } finally {
+    await stopChild(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The files of a manual a crawl reached (sorted paths), for the screenshot sample. */
+async function screenshotSample(corpus: Corpus, siteUrl: string, count: number): Promise<string[]> {
+  const { readdirSync } = await import('node:fs');
+  const files = (readdirSync(corpus.root, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.html') && !file.startsWith('_'))
+    .sort();
+  return spreadSample(files, count).map((file) => `${siteUrl}/${file}`);
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'ok' : 'MISSED';
+}
+
+function printCorpus(f: CorpusFigures, concurrency: number): void {
+  const row = (name: string, c: CorpusFigures['ours']) =>
+    `  ${name.padEnd(24)} ${String(c.pages).padStart(6)} ${c.seconds.toFixed(1).padStart(7)} ${c.pagesPerSecond.toFixed(1).padStart(8)} ${(c.cpuMs / Math.max(1, c.distinct)).toFixed(1).padStart(7)} ${String(c.rssPeakMb).padStart(8)}   ${c.distinct}/${f.htmlPages} ${c.twice} ${c.missed.length}`;
+  console.log(
+    `\n${f.corpus.part}: ${f.corpus.name} (${f.corpus.debianPackage}), ${f.htmlPages} HTML pages from 127.0.0.1, deep crawl at concurrency ${concurrency}`,
+  );
+  console.log(
+    '                            pages       s  pages/s  CPU ms/page  peak MB   HTML fetched/all, twice+, missed',
+  );
+  console.log(row('webdata (md+index+store)', f.ours));
+  console.log(row('Crawlee CheerioCrawler', f.crawlee));
+  // pages/s from the site's side: distinct HTML pages served per second, the same measure for both.
+  const oursRate = f.ours.distinct / f.ours.seconds;
+  const crawleeRate = f.crawlee.distinct / f.crawlee.seconds;
+  const ratio = oursRate / crawleeRate;
+  const cpuPerPage = f.ours.cpuMs / Math.max(1, f.ours.distinct);
+  const once = f.ours.twice === 0 && f.ours.missed.length === 0;
+  console.log(
+    `  ratio webdata / Crawlee (HTML pages/s): ${ratio.toFixed(2)} (goal ≥ ${GOALS.ratio}) ${verdict(ratio >= GOALS.ratio)}; ` +
+      `CPU ${cpuPerPage.toFixed(1)} ms/page (goal ≤ ${GOALS.cpuMsPerPage}) ${verdict(cpuPerPage <= GOALS.cpuMsPerPage)}; ` +
+      `RSS peak ${f.ours.rssPeakMb} MB (goal ≤ ${GOALS.rssMb}) ${verdict(f.ours.rssPeakMb <= GOALS.rssMb)}; ` +
+      `every page exactly once: ${once ? 'yes' : `NO (${f.ours.twice} twice+, missed ${f.ours.missed.slice(0, 3).join(' ')})`}`,
+  );
+  const fid = f.fidelity;
+  console.log(
+    `  fidelity (sample of ${fid.pages} pages): ${fid.blocks} blocks Readability kept, ${fid.missing.length} missing from our Markdown ${verdict(fid.missing.length === 0)}`,
+  );
+  for (const miss of fid.missing.slice(0, 5)) console.log(`    ${miss.page}: "${miss.block.slice(0, 100)}"`);
+}
+
+/** Runs the docs benchmark and prints its figures. */
+export async function benchDocs(): Promise<void> {
+  const concurrency = Number(process.env.BENCH_DOCS_CONCURRENCY ?? 8);
+  const sample = Number(process.env.BENCH_DOCS_SAMPLE ?? 30);
+  const shots = Number(process.env.BENCH_DOCS_SCREENSHOTS ?? 24);
+  const shotConcurrency = Number(process.env.BENCH_DOCS_SCREENSHOT_CONCURRENCY ?? 2);
+  const parts = (process.env.BENCH_DOCS_CORPORA ?? 'dev,held').split(',');
+  const corpora = CORPORA.filter((c) => parts.includes(c.part));
+  const missing = corpora.filter((c) => !existsSync(join(c.root, c.start)));
+  if (missing.length > 0) {
+    throw new Error(
+      `the docs bench needs Debian's HTML manuals: apt-get install ${missing.map((c) => c.debianPackage).join(' ')}`,
+    );
+  }
+  for (const corpus of corpora) printCorpus(await benchCorpus(corpus, concurrency, sample), concurrency);
+
+  const dev = corpora[0]!;
+  const site = new DocsSite(dev.root);
+  await site.start();
+  try {
+    const urls = await screenshotSample(dev, site.url, shots);
+    const ours = await apiScreenshots(urls, shotConcurrency);
+    const bare = await bareScreenshots(urls, shotConcurrency);
+    const oursRate = ours.shots / ours.seconds;
+    const bareRate = urls.length / bare.seconds;
+    const ratio = oursRate / bareRate;
+    console.log(
+      `\nfull-page screenshots of ${urls.length} ${dev.name} pages, concurrency ${shotConcurrency}, same Chromium`,
+    );
+    console.log(
+      `  webdata API (crawl, screenshot: true)  ${oursRate.toFixed(2)} pages/s (${ours.shots} shots)`,
+    );
+    console.log(`  bare playwright-core                   ${bareRate.toFixed(2)} pages/s`);
+    console.log(
+      `  ratio webdata / bare: ${ratio.toFixed(2)} (goal ≥ ${GOALS.screenshotRatio}) ${verdict(ratio >= GOALS.screenshotRatio)}`,
+    );
+    for (const error of ours.errors.slice(0, 3)) console.log(`    no screenshot: ${error}`);
+  } finally {
+    await site.stop();
+  }
+}
