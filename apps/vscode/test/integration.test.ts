@@ -1,10 +1,9 @@
-import { format } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltExtension, buildExtension } from './harness/build-extension.js';
 import { type CodeServer, startCodeServer } from './harness/code-server.js';
 import { ensureCodeServer } from './harness/code-server-install.js';
 import { startEnvironment, type TestEnvironment } from './harness/environment.js';
-import { launchBrowser, workbenchUrl } from './harness/workbench.js';
+import { runInExtensionHost } from './harness/workbench.js';
 
 /**
  * The mocha integration suite (test/suite), written for @vscode/test-electron,
@@ -34,37 +33,14 @@ describe('integration suite inside VS Code (code-server)', () => {
   });
 
   it('passes', async () => {
-    const { extensionPath, suitePath } = built;
-    const remote = (path: string) => `vscode-remote://${codeServer.host}${path}`;
-    const context = await launchBrowser();
-    const lines: string[] = [];
-    try {
-      const page = context.pages()[0] ?? (await context.newPage());
-      let finish: (code: number) => void = () => undefined;
-      const exitCode = new Promise<number>((resolve) => {
-        finish = resolve;
-      });
-      await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
-      // VS Code forwards the extension host's console (mocha's reporter) as format string and arguments.
-      await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
-        lines.push(`${type}: ${format(...args)}`);
-      });
-      await page.goto(
-        workbenchUrl(codeServer.url, environment.workspace, [
-          ['extensionDevelopmentPath', remote(extensionPath)],
-          ['extensionTestsPath', remote(suitePath)],
-        ]),
-      );
-      const code = await Promise.race([
-        exitCode,
-        new Promise<number>((_, reject) =>
-          setTimeout(() => reject(new Error('the suite did not finish within 8 minutes')), 480_000),
-        ),
-      ]);
-      console.log(lines.join('\n'));
-      expect(code, `the mocha suite failed:\n${lines.join('\n')}\n${codeServer.output()}`).toBe(0);
-    } finally {
-      await context.close();
-    }
+    const { code, lines } = await runInExtensionHost({
+      codeServerUrl: codeServer.url,
+      folder: environment.workspace,
+      extensionPath: built.extensionPath,
+      testsPath: built.suitePath,
+      timeoutMs: 480_000,
+    });
+    console.log(lines.join('\n'));
+    expect(code, `the mocha suite failed:\n${lines.join('\n')}\n${codeServer.output()}`).toBe(0);
   }, 600_000);
 });

@@ -9,6 +9,8 @@ export interface BuiltExtension {
   extensionPath: string;
   /** The bundled mocha suite's entry, as VS Code's `extensionTestsPath` wants it. */
   suitePath: string;
+  /** The bundled bench entry that runs inside the extension host (bench/host). */
+  benchHostPath: string;
 }
 
 /** Bundles the extension and the suite and stages the extension, as `pnpm build` and packaging do. */
@@ -18,5 +20,6 @@ export function buildExtension(): BuiltExtension {
   return {
     extensionPath: join(root, 'out', 'extension'),
     suitePath: join(root, 'dist', 'test', 'suite', 'index'),
+    benchHostPath: join(root, 'dist', 'bench', 'host', 'index'),
   };
 }

@@ -28,9 +28,12 @@ const FIXTURES = new URL('../fixtures/workspace/', import.meta.url);
 /**
  * Starts the real server (on 127.0.0.1, an ephemeral port, private addresses
  * allowed so it can fetch the fixture site), the fixture site, and writes
- * the workspace files with the site's address in them.
+ * the workspace files with the site's address in them. `server` overrides
+ * the server's settings (`ServerConfig` of `@webdata/server`).
  */
-export async function startEnvironment(): Promise<TestEnvironment> {
+export async function startEnvironment(
+  options: { server?: Record<string, unknown> } = {},
+): Promise<TestEnvironment> {
   const scratch = mkdtempSync(join(tmpdir(), 'webdata-vscode-test-'));
   const site = await startFixtureSite();
   // A computed specifier: type-checking this package must not type-check the server's sources.
@@ -43,6 +46,7 @@ export async function startEnvironment(): Promise<TestEnvironment> {
     allowPrivateNetworks: true,
     logLevel: 'silent',
     port: 0,
+    ...options.server,
   });
   const workspace = join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });

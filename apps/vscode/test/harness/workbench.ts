@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { format } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** The part of `@webdata/server`'s Chromium lookup used here. */
@@ -68,7 +69,82 @@ export async function quickInput(page: Page) {
   return input;
 }
 
+/**
+ * The text box of the quick input that a command opened, once the widget
+ * shows `text` (its title, prompt or an item: not its placeholder, which is
+ * no text) and no longer holds the
+ * command palette's `>` query: typing earlier would go to the palette.
+ */
+export async function nextQuickInput(page: Page, text?: string) {
+  if (text) await page.locator('.quick-input-widget', { hasText: text }).waitFor({ state: 'visible' });
+  const input = await quickInput(page);
+  const deadline = Date.now() + 10_000;
+  while ((await input.inputValue()).startsWith('>')) {
+    if (Date.now() > deadline)
+      throw new Error(`the quick input still holds the palette's query (${text ?? ''})`);
+    await page.waitForTimeout(50);
+  }
+  return input;
+}
+
 /** Monaco draws spaces as U+00A0: compare text with ordinary spaces. */
 export function normaliseSpaces(text: string): string {
   return text.replace(/\u00a0/g, ' ');
+}
+
+/** How a suite loaded into VS Code ended: the runner's exit code and the extension host's console. */
+export interface HostRun {
+  code: number;
+  /** The extension host's console lines (mocha's reporter, `console.log`), as `type: text`. */
+  lines: string[];
+}
+
+/**
+ * Loads the extension from `extensionPath` into the workbench of `codeServerUrl`
+ * with `testsPath` as VS Code's `extensionTestsPath` (an entry exporting
+ * `run(): Promise<void>`), and resolves once VS Code reports its outcome
+ * (0 when `run` resolved). Needs code-server's smoke test driver.
+ */
+export async function runInExtensionHost(options: {
+  codeServerUrl: string;
+  folder: string;
+  extensionPath: string;
+  testsPath: string;
+  timeoutMs: number;
+}): Promise<HostRun> {
+  const host = new URL(options.codeServerUrl).host;
+  const remote = (path: string) => `vscode-remote://${host}${path}`;
+  const context = await launchBrowser();
+  const lines: string[] = [];
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    let finish: (code: number) => void = () => undefined;
+    const exitCode = new Promise<number>((resolve) => {
+      finish = resolve;
+    });
+    await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
+    // VS Code forwards the extension host's console as format string and arguments.
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
+      lines.push(`${type}: ${format(...args)}`);
+    });
+    await page.goto(
+      workbenchUrl(options.codeServerUrl, options.folder, [
+        ['extensionDevelopmentPath', remote(options.extensionPath)],
+        ['extensionTestsPath', remote(options.testsPath)],
+      ]),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const code = await Promise.race([
+      exitCode,
+      new Promise<number>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`VS Code did not report an outcome within ${options.timeoutMs / 1000} s`)),
+          options.timeoutMs,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+    return { code, lines };
+  } finally {
+    await context.close();
+  }
 }
