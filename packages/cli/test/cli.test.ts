@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type RealServer, startRealServer } from '@webdata/core/test-support/real-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runCli } from '../src/index.js';
-import { type RealServer, startRealServer } from './real-server.js';
 import { startSite } from './site.js';
 
 let site: Awaited<ReturnType<typeof startSite>>;

@@ -1,5 +1,7 @@
 /**
- * Starts the real server (`@webdata/server`) on an ephemeral port. Imported
+ * Starts the real server (`@webdata/server`) on an ephemeral port, for this
+ * package's tests and, through the workspace-only export
+ * `@webdata/core/test-support/real-server`, the CLI's (not in the tarball). Imported
  * through a computed specifier so that type-checking this package does not
  * type-check the server's sources under this package's compiler settings;
  * the shape below is the part of `startServer` these tests use.
