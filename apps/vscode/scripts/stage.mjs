@@ -16,7 +16,12 @@ export function stage() {
   mkdirSync(join(STAGE, 'dist'), { recursive: true });
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const { scripts, dependencies, devDependencies, private: _private, ...shipped } = manifest;
-  writeFileSync(join(STAGE, 'package.json'), `${JSON.stringify({ ...shipped, name: 'webdata' }, null, 2)}\n`);
+  // `files` says what the vsix holds (vsce packs the folder otherwise, and warns).
+  const files = ['dist/extension.js', 'media', 'walkthrough', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+  writeFileSync(
+    join(STAGE, 'package.json'),
+    `${JSON.stringify({ ...shipped, name: 'webdata', files }, null, 2)}\n`,
+  );
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(STAGE, file));
   for (const folder of ['media', 'walkthrough'])
     cpSync(join(root, folder), join(STAGE, folder), { recursive: true });

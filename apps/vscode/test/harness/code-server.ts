@@ -17,6 +17,8 @@ const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'window.commandCenter': false,
+  // The secondary side bar (chat) would take a third of the screenshots, empty.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 
 /** A running code-server. */

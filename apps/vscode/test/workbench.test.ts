@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExtension } from './harness/build-extension.js';
+import { type CodeServer, startCodeServer } from './harness/code-server.js';
+import { ensureCodeServer } from './harness/code-server-install.js';
+import { startEnvironment, type TestEnvironment } from './harness/environment.js';
+import { packageExtension } from './harness/package-extension.js';
+import {
+  launchBrowser,
+  nextQuickInput,
+  normaliseSpaces,
+  runCommand,
+  waitForWorkbench,
+  workbenchUrl,
+} from './harness/workbench.js';
+
+/** Where the screenshots of each step go (git-ignored test output). */
+const SCREENSHOTS = new URL('../test-output/screenshots/', import.meta.url).pathname;
+
+/**
+ * The extension as a user meets it: installed from its vsix into a real VS
+ * Code (code-server), driven through the workbench with playwright-core and
+ * Chromium, against the real server. Opens the Runs view, sets the key and
+ * starts an extraction from the command palette, watches the run go from in
+ * flight to completed in the tree with nobody refreshing, and opens the
+ * result's tab. Saves a screenshot of the window at each step.
+ */
+describe('the workbench, driven like a user (code-server + Chromium)', () => {
+  let environment: TestEnvironment;
+  let codeServer: CodeServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let step = 0;
+  const shoot = async (name: string) => {
+    step += 1;
+    await page.screenshot({ path: join(SCREENSHOTS, `${String(step).padStart(2, '0')}-${name}.png`) });
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const install = ensureCodeServer();
+    buildExtension();
+    const vsix = packageExtension();
+    environment = await startEnvironment();
+    codeServer = await startCodeServer({
+      install,
+      home: `${environment.scratch}/code-server`,
+      settings: { 'webdata.baseUrl': environment.server.url },
+      vsix: [vsix],
+    });
+    browser = await launchBrowser();
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(workbenchUrl(codeServer.url, environment.workspace));
+    await waitForWorkbench(page);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await codeServer?.stop();
+    await environment?.close();
+  });
+
+  it('extracts from the command palette and follows the run live in the Runs view', async (context) => {
+    context.onTestFailed(() =>
+      page.screenshot({ path: join(SCREENSHOTS, 'failed.png') }).then(() => undefined),
+    );
+    const view = page.locator('[id="workbench.view.extension.webdata"]');
+    const rows = view.locator('.monaco-list-row');
+
+    // The Web Data view, before the key is set: its welcome content says how to connect.
+    await page.locator('.activitybar .action-item a[aria-label^="Web Data"]').click();
+    await expect.poll(() => view.textContent(), { timeout: 60_000 }).toContain('Set API key');
+    await shoot('view-without-key');
+
+    await runCommand(page, 'Web Data: Set API Key');
+    const key = await nextQuickInput(page, 'The API key of the service');
+    await key.fill(environment.server.apiKey);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('No runs yet');
+    await shoot('view-connected-empty');
+
+    // A file with two product pages; the kettle's page answers after 8 s, so the run stays in flight a while.
+    await runCommand(page, 'Go to File');
+    await (await nextQuickInput(page)).fill('shop.md');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'shop.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab', { hasText: 'shop.md' }).waitFor();
+
+    await runCommand(page, 'Web Data: Extract from URLs…');
+    // The URLs of the file, all ticked: keep them.
+    await nextQuickInput(page, '2 URLs found');
+    await page.keyboard.press('Enter');
+    await (await nextQuickInput(page, 'What to extract')).fill('the product name and price');
+    await page.keyboard.press('Enter');
+    await (await nextQuickInput(page, 'Type fields')).fill('Type fields');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Type fields' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await (await nextQuickInput(page, 'Fields as name:type')).fill('name!:string, price:number');
+    await page.keyboard.press('Enter');
+
+    // In flight: a spinning row in the tree (and, on the screenshot, the progress notification).
+    const run = rows.filter({ hasText: 'Extract · ' }).first();
+    await run.locator('.codicon-loading').waitFor({ timeout: 30_000 });
+    await shoot('run-in-flight');
+
+    // Completed, with nobody refreshing the view.
+    await run.locator('.codicon-pass').waitFor({ timeout: 90_000 });
+    await expect.poll(() => run.textContent()).toMatch(/2\/2/);
+    await shoot('run-completed');
+
+    // Its result, opened in a tab as JSON.
+    await run.click();
+    const lamp = rows.filter({ hasText: 'Brass Desk Lamp' }).first();
+    await lamp.click();
+    await page.locator('.tabs-container .tab', { hasText: 'Brass Desk Lamp.json' }).waitFor();
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await expect
+      .poll(async () => normaliseSpaces((await editor.textContent()) ?? ''), { timeout: 30_000 })
+      .toContain('"name": "Brass Desk Lamp"');
+    expect(normaliseSpaces((await editor.textContent()) ?? '')).toContain('"price": 49.9');
+    await shoot('result-tab');
+  }, 300_000);
+});
