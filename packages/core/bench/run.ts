@@ -9,8 +9,9 @@
  * Every mode is the same call, `client.runs.watchMany(ids)`, on a client
  * configured differently:
  * - `batched long poll` (the default): one run feed, `GET /runs?…&wait=20`
- *   from the list's change ETag, long polls at least 200 ms apart;
- * - `batched long poll, no spacing` (`minIntervalMs: 0`): every change answered at once;
+ *   from the list's change ETag, answered on the first change, the next poll
+ *   at once while turns last (one per 200 ms, three saved);
+ * - `batched long poll, no spacing` (`minIntervalMs: 0`): the next poll always at once;
  * - `batched polling` (`longPollSeconds: 0`): plain `GET /runs?ids=` batches on
  *   the adaptive schedule (what watchMany did before the batched long poll);
  * - `per-run long poll` (`batch: false`): one `GET /runs/{id}?wait=20` stream

@@ -18,8 +18,13 @@ import type { ServerCapabilities } from './capabilities.js';
 export interface RunFeedOptions {
   /** `wait` of each batched long poll, seconds (0: poll adaptively instead). */
   longPollSeconds: number;
-  /** Least time between the starts of two batched long polls, so a busy feed stays within a few requests a second. */
+  /**
+   * Average least time between the starts of two batched long polls, so a
+   * busy feed stays within a few requests a second (0: no spacing).
+   */
   minIntervalMs: number;
+  /** Long polls that may start back to back after a quiet spell, before the spacing applies. */
+  burst: number;
   /** How long newly watched runs are gathered before they are read together. */
   gatherMs: number;
   /** Spacing of plain batched reads when the server cannot long-poll a list. */
@@ -83,7 +88,9 @@ export class RunFeed {
   #running = false;
   /** The loop is in a long poll or a pause, which newly watched runs may interrupt. */
   #waiting = false;
-  #lastLongPollAt = Number.NEGATIVE_INFINITY;
+  /** Long polls that may start now: refilled one per `minIntervalMs`, up to `burst`. */
+  #turns: number;
+  #turnsAt = Date.now();
   #schedule: PollScheduleState;
 
   constructor(transport: Transport, capabilities: ServerCapabilities, options: RunFeedOptions) {
@@ -91,6 +98,7 @@ export class RunFeed {
     this.#capabilities = capabilities;
     this.#options = options;
     this.#schedule = { intervalMs: options.policy.initialMs, lastKey: undefined };
+    this.#turns = options.burst;
   }
 
   /** Runs watched right now. */
@@ -205,9 +213,25 @@ export class RunFeed {
     }
   }
 
-  /** One batched long poll from the feed's position; the runs that changed go to their watchers. */
+  /** Ms until the next long poll may start (0: now), after refilling the turns. */
+  #turnDelay(): number {
+    const { minIntervalMs, burst } = this.#options;
+    if (minIntervalMs <= 0) return 0;
+    const now = Date.now();
+    this.#turns = Math.min(burst, this.#turns + (now - this.#turnsAt) / minIntervalMs);
+    this.#turnsAt = now;
+    return this.#turns >= 1 ? 0 : Math.ceil((1 - this.#turns) * minIntervalMs);
+  }
+
+  /**
+   * One batched long poll from the feed's position; the runs that changed go
+   * to their watchers. The server answers as soon as one changes, and the next
+   * poll goes out at once if a turn is left: under a storm of changes each
+   * answer carries those that came while the last one travelled, and the turns
+   * (one per `minIntervalMs`) keep the feed within a few requests a second.
+   */
   async #longPoll(signal: AbortSignal): Promise<void> {
-    await this.#wait(signal, this.#lastLongPollAt + this.#options.minIntervalMs - Date.now());
+    await this.#wait(signal, this.#turnDelay());
     if (signal.aborted) return;
     const ids = [...this.#entries].filter(([, entry]) => entry.read).map(([id]) => id);
     if (ids.length === 0) return;
@@ -215,7 +239,8 @@ export class RunFeed {
     const byIds = ids.length <= LIMITS.maxIdsPerRequest;
     const limit = byIds ? ids.length : LIMITS.maxPageSize;
     const wait = this.#options.longPollSeconds;
-    this.#lastLongPollAt = Date.now();
+    this.#turnDelay();
+    this.#turns -= 1;
     this.#waiting = true;
     let response: HttpResponse;
     try {
@@ -240,8 +265,8 @@ export class RunFeed {
       this.#fail(id, new NotFoundError({ status: 404, code: 'not_found', message: `run ${id} not found` }));
     }
     if (position !== undefined) this.#position = position;
-    // A full page: more changes are waiting, ask again at once.
-    if (runs.length >= limit) this.#lastLongPollAt = Number.NEGATIVE_INFINITY;
+    // A full page: more changes are waiting, ask again at once (that poll is this one's continuation).
+    if (runs.length >= limit) this.#turns = Math.max(this.#turns, 1);
   }
 
   /** Every watched run read in batches, spaced by the adaptive schedule (a server without list long polls). */

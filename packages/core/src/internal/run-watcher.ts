@@ -44,10 +44,14 @@ export interface PollOptions extends Partial<AdaptivePollPolicy> {
    */
   batch?: boolean | undefined;
   /**
-   * Least time between two batched long polls (default 200 ms): under a storm
-   * of changes a watcher of any number of runs sends at most five a second.
+   * Average least time between two batched long polls (default 200 ms): under
+   * a storm of changes a watcher of any number of runs sends at most five a
+   * second on average. The server answers a batched long poll on the first
+   * change, and the next one goes out at once while turns are left (`burst`).
    */
   minIntervalMs?: number | undefined;
+  /** Batched long polls that may go back to back after a quiet spell (default 3). */
+  burst?: number | undefined;
   /** How long newly watched runs are gathered before they are read together (default 100 ms). */
   gatherMs?: number | undefined;
 }
@@ -92,7 +96,7 @@ export class RunWatcher {
   ) {
     this.#transport = transport;
     this.#capabilities = capabilities;
-    const { longPollSeconds, batch, minIntervalMs, gatherMs, ...policy } = options;
+    const { longPollSeconds, batch, minIntervalMs, burst, gatherMs, ...policy } = options;
     this.#policy = { ...DEFAULT_POLL_POLICY, ...policy };
     this.#longPollSeconds = Math.min(LIMITS.maxWaitSeconds, Math.max(0, longPollSeconds ?? 20));
     this.#batch = batch ?? true;
@@ -100,6 +104,7 @@ export class RunWatcher {
     this.#feed = new RunFeed(transport, capabilities, {
       longPollSeconds: this.#longPollSeconds,
       minIntervalMs: minIntervalMs ?? 200,
+      burst: Math.max(1, burst ?? 3),
       gatherMs: gatherMs ?? 100,
       policy: this.#policy,
     });
