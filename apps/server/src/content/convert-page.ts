@@ -48,6 +48,7 @@ export function convertPage(html: string, pageUrl: string): ConvertedPage {
   const facts = scanPage(document, base);
   const main = extractMainContent(document, {
     keepClasses: facts.codeLanguageClasses,
+    contentMarked: facts.contentMarked,
     elementCount: facts.elementCount,
     maxDepth: facts.maxDepth,
     reparse: () => {
@@ -62,7 +63,7 @@ export function convertPage(html: string, pageUrl: string): ConvertedPage {
   const text = elementToText(root);
   let markdown: string;
   try {
-    // node-html-markdown recurses per nesting level; a hostile page would overflow the stack.
+    // The Markdown writer recurses per nesting level; a hostile page would overflow the stack.
     markdown = facts.maxDepth > MARKDOWN_MAX_DEPTH ? text : elementToMarkdown(root);
   } catch {
     markdown = text; // the converter choked: plain text is still Markdown

@@ -38,14 +38,24 @@ const NOISE_TAGS = new Set([
   'DIALOG',
   'NAV',
   'FOOTER',
-  'ASIDE',
 ]);
 const CONTENT_ROOTS = new Set(['MAIN', 'ARTICLE']);
 
+/** An element whose text is mostly link text (a list of related links, not notes or footnotes). */
+function linkDense(element: Element): boolean {
+  const total = textLength(element);
+  if (total === 0) return true;
+  let linked = 0;
+  for (const link of Array.from(element.getElementsByTagName('a'))) linked += textLength(link);
+  return linked / total > 0.5;
+}
+
 /**
  * Removes noise under `root` in one walk (cheaper than a CSS query over
- * linkedom): noise elements, hidden ones, and `<header>`s that are not
- * inside a `<main>`/`<article>` (site headers, not article headers).
+ * linkedom): noise elements, hidden ones, `<header>`s and `<aside>`s that
+ * are not inside a `<main>`/`<article>` (site headers and sidebars), and
+ * asides inside it that are mostly links (related links; footnotes and
+ * notes stay).
  */
 function removeNoise(root: Element): void {
   const doomed: Element[] = [];
@@ -63,7 +73,8 @@ function removeNoise(root: Element): void {
       NOISE_TAGS.has(tag) ||
       element.hasAttribute('hidden') ||
       element.getAttribute('aria-hidden') === 'true' ||
-      (tag === 'HEADER' && !inContent)
+      ((tag === 'HEADER' || tag === 'ASIDE') && !inContent) ||
+      (tag === 'ASIDE' && linkDense(element))
     ) {
       doomed.push(element);
       continue;
@@ -76,8 +87,9 @@ function removeNoise(root: Element): void {
 /** The main content picked from a page, how it was found, and Readability's metadata when it ran. */
 export interface MainContent {
   element: Element;
-  source: 'readability' | 'fallback';
-  article: ArticleMetadata | null;
+  source: 'marked' | 'readability' | 'fallback';
+  /** Readability's metadata; absent when Readability did not run because the page marks its content. */
+  article?: ArticleMetadata | null;
 }
 
 function textLength(element: Element | null | undefined): number {
@@ -104,6 +116,8 @@ export function fallbackContent(document: HtmlDocument): Element {
 export interface MainContentOptions {
   /** Classes Readability must keep (code block languages). */
   keepClasses: string[];
+  /** The page has a `<main>` or `role="main"`: its author says where the content is. */
+  contentMarked?: boolean;
   /** Elements in the document and their deepest nesting: too many or too deep and Readability is skipped. */
   elementCount: number;
   maxDepth: number;
@@ -112,7 +126,8 @@ export interface MainContentOptions {
 }
 
 /**
- * Picks the main content with Readability (which changes `document`, so
+ * Picks the main content: the page's `<main>`/`role="main"` when it marks
+ * one that holds text, else Readability's pick (which changes `document`, so
  * read everything else from it first). When Readability finds nothing, or
  * only a little text (short pages, where its scoring is unreliable), the
  * page is parsed again by `reparse` and its cleaned `<main>`/`<article>`/
@@ -121,6 +136,13 @@ export interface MainContentOptions {
  * {@link READABILITY_MAX_DEPTH} go straight to that fallback.
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
+  if (options.contentMarked) {
+    // The author marked the content: take it (cleaned) rather than Readability's guess, which
+    // on documentation keeps one section of a long page and drops link lists (tables of
+    // contents). Readability also costs more than the rest of the conversion together.
+    const marked = fallbackContent(document);
+    if (textLength(marked) >= SHORT_TEXT) return { element: marked, source: 'marked' };
+  }
   if (options.elementCount > READABILITY_MAX_ELEMENTS || options.maxDepth > READABILITY_MAX_DEPTH) {
     return { element: fallbackContent(document), source: 'fallback', article: null };
   }

@@ -7,7 +7,7 @@ const markdownOf = (html: string) => elementToMarkdown(parseHtmlDocument(html).b
 describe('elementToMarkdown', () => {
   it('converts inline runs beside blocks without losing or reordering text', () => {
     expect(markdownOf('Intro <a href="https://e.com/">link</a> text<p>Para</p>tail <em>end</em>')).toBe(
-      'Intro [link](https://e.com/) text\n\nPara\n\ntail _end_',
+      'Intro [link](https://e.com/) text\n\nPara\n\ntail *end*',
     );
   });
 

@@ -1,27 +1,43 @@
-import { NodeHtmlMarkdown } from 'node-html-markdown';
+/**
+ * Markdown (GitHub flavour) written straight from the parsed DOM: one walk
+ * over the content element, no HTML serialised and parsed again. Headings
+ * (ATX), paragraphs, `-` and numbered lists nested by indentation, fenced
+ * code with its language, GFM tables, block quotes, links and images,
+ * `**strong**`, `*emphasis*` and `` `code` ``.
+ *
+ * It replaces node-html-markdown, which parsed the HTML a second time (the
+ * content was serialised for it piece by piece) and whose cost grew with
+ * the square of the text converted at once: on the Python manual's pages
+ * (~90 KB each) Markdown cost more than everything else of a page together.
+ */
 
-const converter = new NodeHtmlMarkdown({
-  bulletMarker: '-',
-  codeBlockStyle: 'fenced',
-  codeFence: '```',
-  maxConsecutiveNewlines: 2,
-  useInlineLinks: true,
-  keepDataImages: false,
-});
+import { parseHtmlDocument } from './parse-document.js';
 
-/** Elements that are only layout: their children can be converted one by one. */
-const CONTAINERS = new Set([
-  'DIV',
-  'SECTION',
-  'ARTICLE',
-  'MAIN',
-  'BODY',
-  'HEADER',
-  'FOOTER',
-  'ASIDE',
-  'CENTER',
+const ELEMENT_NODE = 1;
+const TEXT_NODE = 3;
+
+/** Elements whose content is never text of the page. */
+const SKIPPED = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'HEAD',
+  'TITLE',
+  'META',
+  'LINK',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'SVG',
+  'CANVAS',
+  'BUTTON',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
 ]);
-/** Phrasing elements, converted together with the text beside them. */
+
+/** Phrasing elements: converted with the text beside them, into the same paragraph. */
 const INLINE = new Set([
   'A',
   'ABBR',
@@ -57,73 +73,289 @@ const INLINE = new Set([
   'VAR',
   'WBR',
 ]);
-/** A container larger than this is split into its children rather than converted whole. */
-const CHUNK_CHARS = 8_000;
-/** Pieces are converted in batches of about this many characters of HTML. */
-const BATCH_CHARS = 6_000;
 
-const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
+const CODE_LIKE = new Set(['CODE', 'KBD', 'SAMP', 'TT']);
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
+/** Ordered list start or bullet at a line's start, which would turn a paragraph into a list. */
+const BLOCK_MARKER_START = /^(?:[#>+=-]|\d+[.)](?=\s|$))/;
 
-/**
- * Cuts an element's content into HTML pieces that convert independently:
- * each block child on its own, runs of inline content together, and large
- * layout containers split further. node-html-markdown's cost grows with the
- * square of the text converted at once (it re-copies its whole output on
- * every link or emphasis), so a page converted as one piece is ~10× slower.
- */
-function chunksOf(root: Element, out: string[]): void {
+function tagOf(element: Element): string {
+  return element.tagName.toUpperCase();
+}
+
+/** Escapes the characters that would otherwise read as Markdown syntax inside running text. */
+function escapeText(text: string): string {
+  return text.replace(/[\\*`[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+}
+
+/** Escapes a link target (angle brackets where it holds spaces or parentheses). */
+function linkTarget(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+/** Wraps `text` in `mark` while keeping its outer whitespace outside (`** x**` is not emphasis). */
+function wrap(text: string, mark: string): string {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
+  if (!match[2]) return text;
+  return `${match[1]}${mark}${match[2]}${mark}${match[3]}`;
+}
+
+/** Inline code: a fence of backticks longer than any run inside the code. */
+function inlineCode(code: string): string {
+  const text = code.replace(/\s+/g, ' ');
+  if (!text.trim()) return text;
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** The Markdown of an element's children as phrasing content (one paragraph, `\n` only from `<br>`). */
+function inlineOf(parent: Element): string {
+  let out = '';
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === TEXT_NODE) out += escapeText((node.textContent ?? '').replace(/\s+/g, ' '));
+    else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as Element);
+  }
+  return out;
+}
+
+function inlineElement(element: Element): string {
+  const tag = tagOf(element);
+  if (SKIPPED.has(tag)) return '';
+  switch (tag) {
+    case 'BR':
+      return '\n';
+    case 'A': {
+      const text = inlineOf(element);
+      const href = element.getAttribute('href')?.trim();
+      if (!href || !text.trim()) return text;
+      const label = text.replace(/\s*\n\s*/g, ' ');
+      const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(label)!;
+      return `${match[1]}[${match[2]}](${linkTarget(href)})${match[3]}`;
+    }
+    case 'IMG': {
+      const src = element.getAttribute('src')?.trim();
+      if (!src || /^data:/i.test(src)) return '';
+      const alt = escapeText((element.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim());
+      return `![${alt}](${linkTarget(src)})`;
+    }
+    case 'STRONG':
+    case 'B':
+      return wrap(inlineOf(element), '**');
+    case 'EM':
+    case 'I':
+    case 'CITE':
+    case 'DFN':
+    case 'VAR':
+      // `*`, not `_`: an underscore cannot open or close emphasis inside a word (`*i*th`).
+      return wrap(inlineOf(element), '*');
+    case 'DEL':
+    case 'S':
+    case 'STRIKE':
+      return wrap(inlineOf(element), '~~');
+    default:
+      if (CODE_LIKE.has(tag)) return inlineCode(element.textContent ?? '');
+      // A block inside phrasing content (a <div> in an <a>) joins the line.
+      return INLINE.has(tag) ? inlineOf(element) : ` ${inlineOf(element)} `;
+  }
+}
+
+/** A paragraph from inline Markdown: lines trimmed, whitespace collapsed, a leading list/heading marker escaped. */
+function paragraph(inline: string): string {
+  const lines = inline
+    .split('\n')
+    .map((line) => line.replace(/ {2,}/g, ' ').trim())
+    .filter((line, index, all) => line !== '' || (index > 0 && index < all.length - 1));
+  const text = lines.join('  \n').trim();
+  return BLOCK_MARKER_START.test(text) ? `\\${text}` : text;
+}
+
+/** The Markdown blocks of an element's children (inline runs become paragraphs). */
+function blocksOf(parent: Element): string[] {
+  const blocks: string[] = [];
   let inline = '';
-  const flushInline = () => {
-    if (inline.trim()) out.push(inline);
+  const flush = () => {
+    const text = paragraph(inline);
+    if (text) blocks.push(text);
     inline = '';
   };
-  for (const node of Array.from(root.childNodes)) {
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === TEXT_NODE) {
-      inline += escapeText(node.textContent ?? '');
+      inline += escapeText((node.textContent ?? '').replace(/\s+/g, ' '));
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
     const element = node as Element;
-    const tag = element.tagName.toUpperCase();
+    const tag = tagOf(element);
+    if (SKIPPED.has(tag)) continue;
     if (INLINE.has(tag)) {
-      inline += element.outerHTML;
+      inline += inlineElement(element);
       continue;
     }
-    flushInline();
-    const html = element.outerHTML;
-    if (CONTAINERS.has(tag) && html.length > CHUNK_CHARS) chunksOf(element, out);
-    else out.push(html);
-  }
-  flushInline();
-}
-
-function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Converts HTML to Markdown (GitHub flavour: fenced code with language, tables, `-` bullets). */
-export function htmlToMarkdown(html: string): string {
-  return converter.translate(html).trim();
-}
-
-/** Converts an element's content to Markdown, piece by piece (see {@link chunksOf}). */
-export function elementToMarkdown(root: Element): string {
-  const chunks: string[] = [];
-  chunksOf(root, chunks);
-  // Neighbouring small pieces are converted together: one call per piece
-  // costs more than the (bounded) quadratic growth inside a batch.
-  const parts: string[] = [];
-  let batch = '';
-  const flush = () => {
-    const markdown = batch ? htmlToMarkdown(batch) : '';
-    if (markdown) parts.push(markdown);
-    batch = '';
-  };
-  for (const chunk of chunks) {
-    if (batch && batch.length + chunk.length > BATCH_CHARS) flush();
-    batch += chunk;
+    flush();
+    blockElement(element, blocks);
   }
   flush();
-  return parts.join('\n\n');
+  return blocks;
+}
+
+/** Prefixes every non-empty line after the first (the first follows a list marker). */
+function indentRest(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line, index) => (index === 0 || line === '' ? line : `${prefix}${line}`))
+    .join('\n');
+}
+
+function codeBlock(pre: Element): string {
+  const code = pre.querySelector('code');
+  const language =
+    LANGUAGE_CLASS.exec(code?.getAttribute('class') ?? '')?.[1] ??
+    LANGUAGE_CLASS.exec(pre.getAttribute('class') ?? '')?.[1] ??
+    '';
+  const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
+  let longest = 2;
+  for (const run of text.match(/^ {0,3}`{3,}/gm) ?? []) longest = Math.max(longest, run.trim().length);
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+function list(element: Element): string {
+  const ordered = tagOf(element) === 'OL';
+  let number = Number.parseInt(element.getAttribute('start') ?? '1', 10);
+  if (!Number.isFinite(number)) number = 1;
+  const items: string[] = [];
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+    const tag = tagOf(child);
+    if (SKIPPED.has(tag)) continue;
+    if (tag === 'UL' || tag === 'OL') {
+      // A list straight inside a list (invalid but common) belongs to the item before it.
+      const nested = list(child);
+      if (nested && items.length > 0) items[items.length - 1] += `\n  ${indentRest(nested, '  ')}`;
+      else if (nested) items.push(nested);
+      continue;
+    }
+    const marker = ordered ? `${number}. ` : '- ';
+    number += 1;
+    const blocks = blocksOf(child);
+    // A nested list follows its item's text on the next line; other blocks are paragraphs apart.
+    let body = '';
+    for (const block of blocks) {
+      if (body === '') body = block;
+      else body += /^(?:- |\d+\. )/.test(block) ? `\n${block}` : `\n\n${block}`;
+    }
+    items.push(`${marker}${indentRest(body, ' '.repeat(marker.length))}`.trimEnd());
+  }
+  return items.join('\n');
+}
+
+/** One table cell's Markdown on one line (`|` escaped). */
+function cell(element: Element): string {
+  return blocksOf(element)
+    .join(' ')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
+}
+
+function table(element: Element): string {
+  const rows: string[][] = [];
+  let headerRows = 0;
+  const collect = (section: Element, inHead: boolean) => {
+    for (let row = section.firstElementChild; row; row = row.nextElementSibling) {
+      const tag = tagOf(row);
+      if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
+        collect(row, tag === 'THEAD');
+        continue;
+      }
+      if (tag !== 'TR') continue;
+      const cells: string[] = [];
+      let allHeaders = true;
+      for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+        const cellTag = tagOf(c);
+        if (cellTag !== 'TD' && cellTag !== 'TH') continue;
+        if (cellTag === 'TD') allHeaders = false;
+        cells.push(cell(c));
+        const span = Math.min(Number.parseInt(c.getAttribute('colspan') ?? '1', 10) || 1, 50);
+        for (let i = 1; i < span; i += 1) cells.push('');
+      }
+      if (cells.length === 0) continue;
+      if (rows.length === headerRows && (inHead || allHeaders)) headerRows += 1;
+      rows.push(cells);
+    }
+  };
+  collect(element, false);
+  if (rows.length === 0) return '';
+  const width = Math.max(...rows.map((row) => row.length));
+  const line = (cells: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
+  // GFM needs exactly one header row: the first row is it (merged header rows are not a GFM thing).
+  const [head, ...body] = rows;
+  return [
+    line(head!),
+    `| ${Array.from({ length: width }, () => '---').join(' | ')} |`,
+    ...body.map(line),
+  ].join('\n');
+}
+
+function blockElement(element: Element, blocks: string[]): void {
+  const tag = tagOf(element);
+  switch (tag) {
+    case 'H1':
+    case 'H2':
+    case 'H3':
+    case 'H4':
+    case 'H5':
+    case 'H6': {
+      const text = inlineOf(element).replace(/\s+/g, ' ').trim();
+      if (text) blocks.push(`${'#'.repeat(Number(tag[1]))} ${text}`);
+      return;
+    }
+    case 'PRE':
+      blocks.push(codeBlock(element));
+      return;
+    case 'UL':
+    case 'OL': {
+      const text = list(element);
+      if (text) blocks.push(text);
+      return;
+    }
+    case 'TABLE': {
+      const text = table(element);
+      if (text) blocks.push(text);
+      return;
+    }
+    case 'BLOCKQUOTE': {
+      const inner = blocksOf(element).join('\n\n');
+      if (inner) blocks.push(inner.replace(/^/gm, '> ').replace(/^> $/gm, '>'));
+      return;
+    }
+    case 'HR':
+      blocks.push('---');
+      return;
+    case 'DT': {
+      // The term in bold on its own line (after wrapping, a leading `-` no longer reads as a list).
+      const text = inlineOf(element).replace(/\s+/g, ' ').trim();
+      if (text) blocks.push(wrap(text, '**'));
+      return;
+    }
+    default:
+      // Paragraphs, definitions, figures and every layout container: their children, block by block.
+      for (const block of blocksOf(element)) blocks.push(block);
+  }
+}
+
+/** Converts a fragment of HTML to Markdown (parsed on its own; pages go through {@link elementToMarkdown}). */
+export function htmlToMarkdown(html: string): string {
+  return elementToMarkdown(parseHtmlDocument(html).body);
+}
+
+/** Converts an element's content to Markdown (see the module comment for what is written). */
+export function elementToMarkdown(root: Element): string {
+  return blocksOf(root)
+    .join('\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

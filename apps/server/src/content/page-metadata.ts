@@ -63,6 +63,8 @@ export interface PageFacts {
   headings: string[];
   /** `language-x` classes of code blocks, which content extraction must keep. */
   codeLanguageClasses: string[];
+  /** Whether the page marks its main content (a `<main>` element or `role="main"`). */
+  contentMarked: boolean;
   /** Elements in the document, and how deep they nest (decide whether Readability is affordable). */
   elementCount: number;
   maxDepth: number;
@@ -71,6 +73,19 @@ export interface PageFacts {
 const TEXT_NODE = 3;
 const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
+/** Pygments' wrapper class (Sphinx, MkDocs, Jekyll): `<div class="highlight-python3"><div class="highlight"><pre>`. */
+const HIGHLIGHT_CLASS = /(?:^|\s)highlight-([\w+#.-]+)/;
+/** Highlight classes that name no language. */
+const NO_LANGUAGE = new Set(['default', 'none', 'text']);
+
+/** The language a Pygments wrapper (the `<pre>`'s parent or grandparent) names, if any. */
+function highlightLanguage(pre: Element): string | undefined {
+  for (let up = pre.parentElement, level = 0; up && level < 2; up = up.parentElement, level += 1) {
+    const language = HIGHLIGHT_CLASS.exec(up.getAttribute('class') ?? '')?.[1];
+    if (language) return NO_LANGUAGE.has(language) ? undefined : language;
+  }
+  return undefined;
+}
 
 /**
  * Walks the document once (linkedom's CSS selector engine costs a full
@@ -94,6 +109,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   const languages = new Set<string>();
   let elementCount = 0;
   let maxDepth = 0;
+  let contentMarked = false;
 
   const absolute = (value: string): string | null => {
     try {
@@ -107,6 +123,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   const visit = (element: Element, inChrome: boolean): boolean => {
     elementCount += 1;
     const tag = element.tagName.toUpperCase();
+    if (!contentMarked && (tag === 'MAIN' || element.getAttribute('role') === 'main')) contentMarked = true;
     switch (tag) {
       case 'A': {
         const href = element.getAttribute('href');
@@ -162,10 +179,11 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
         if (last && last.nodeType === TEXT_NODE && last.textContent) {
           last.textContent = last.textContent.replace(/\s+$/, '');
         }
-        const language = LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1];
-        if (language && code) {
+        const language =
+          LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1] ?? highlightLanguage(element);
+        if (language) {
           languages.add(`language-${language}`);
-          code.classList.add(`language-${language}`);
+          (code ?? element).classList.add(`language-${language}`);
         }
         break;
       }
@@ -205,6 +223,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
     links: [...links],
     headings,
     codeLanguageClasses: [...languages],
+    contentMarked,
     elementCount,
     maxDepth,
   };

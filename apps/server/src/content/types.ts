@@ -26,7 +26,8 @@ export interface ConvertedPage {
   /**
    * Readability's metadata of the page (extraction weighs it as evidence);
    * null when Readability was not run (a page too large or deep for it, not
-   * HTML) or found no article.
+   * HTML) or found no article; absent when the page marks its main content
+   * (Readability was not needed for the content; extraction reads it itself).
    */
-  article: ArticleMetadata | null;
+  article?: ArticleMetadata | null;
 }

@@ -1,0 +1,143 @@
+/**
+ * Markdown fidelity on real pages nobody here wrote: Debian's HTML manuals
+ * (python3.11-doc, git-doc; CI installs them). The Markdown of each page's
+ * content region (what the manual marks as its content) is checked against
+ * that region's own HTML, not against a stored answer: every table of the content
+ * comes out as a GFM table with the same rows and cells, every code block
+ * as a fence with its text (and its language where the page names one), every
+ * nested list indented under its item, every link as `[text](absolute URL)`.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { elementToMarkdown } from './markdown.js';
+import { documentBaseUrl, scanPage } from './page-metadata.js';
+import { parseHtmlDocument } from './parse-document.js';
+
+const PYTHON = '/usr/share/doc/python3.11/html';
+const GIT = '/usr/share/doc/git-doc';
+
+interface RealPage {
+  file: string;
+  /** Where the page keeps its content (the checks look only there). */
+  content: string;
+}
+
+const PAGES: RealPage[] = [
+  { file: `${PYTHON}/library/stdtypes.html`, content: '[role="main"]' },
+  { file: `${PYTHON}/tutorial/controlflow.html`, content: '[role="main"]' },
+  { file: `${PYTHON}/library/argparse.html`, content: '[role="main"]' },
+  { file: `${GIT}/git-commit.html`, content: '#content' },
+  { file: `${GIT}/gittutorial.html`, content: '#content' },
+];
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** Text as Markdown shows it, markup removed, for comparing with the page's text. */
+const plain = (markdown: string) =>
+  collapse(
+    markdown
+      .replace(/!?\[((?:\\.|`[^`]*`|[^\]\\`])*)\]\((?:[^()\s]|\([^()]*\))*\)/g, '$1')
+      // Code spans as they are; elsewhere emphasis marks dropped and escapes undone.
+      .split(/(`[^`]*`|``[\s\S]*?``)/)
+      .map((part, i) =>
+        i % 2 === 1
+          ? part.replace(/^`+ ?| ?`+$/g, '').replace(/\\\|/g, '|') // GFM: a pipe in a cell's code is escaped
+          : part.replace(/(?<!\\)\*/g, '').replace(/\\([\\`*_[\]#>+=|-])/g, '$1'),
+      )
+      .join(''),
+  );
+
+/** The page's content region (links made absolute, code languages noted, as the converter does) and its Markdown. */
+function load(page: RealPage) {
+  const url = `http://127.0.0.1/${page.file.split('/').slice(-2).join('/')}`;
+  const document = parseHtmlDocument(readFileSync(page.file, 'utf8'));
+  scanPage(document, documentBaseUrl(document, url));
+  const content = document.querySelector(page.content);
+  if (!content) throw new Error(`${page.file} has no ${page.content}`);
+  return { url, content, markdown: elementToMarkdown(content) };
+}
+
+describe.each(PAGES)('Markdown of $file', (page) => {
+  const { url, content, markdown } = load(page);
+  const lines = markdown.split('\n');
+
+  it('writes every table as a GFM table with its rows and cells', () => {
+    const tables = Array.from(content.querySelectorAll('table')).filter((t) => !t.querySelector('table'));
+    let from = 0; // tables come out in page order
+    for (const table of tables) {
+      const rows = Array.from(table.querySelectorAll('tr'))
+        .map((row) => Array.from(row.children).filter((c) => /^T[DH]$/i.test(c.tagName)))
+        .filter((cells) => cells.length > 0);
+      const first = rows[0]!.map((c) => collapse(c.textContent ?? ''));
+      // The header line: the first row's cells, in order, between pipes.
+      const at = lines.findIndex(
+        (line, index) =>
+          index >= from &&
+          /^\s*\| /.test(line) &&
+          line
+            .trim()
+            .slice(2, -2)
+            .split(/(?<!\\) \| /)
+            .map((cell) => plain(cell))
+            .join('\u0000') === first.join('\u0000'),
+      );
+      expect(at, `table starting ${first.join(' | ')}`).toBeGreaterThanOrEqual(0);
+      from = at + rows.length + 1;
+      expect(lines[at + 1]!.trim()).toMatch(/^\| ---( \| ---)* \|$/);
+      const body = lines.slice(at + 2, at + 1 + rows.length).map((line) => line.trim());
+      expect(body).toHaveLength(rows.length - 1);
+      for (const [i, line] of body.entries()) {
+        expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
+        const cells = line
+          .slice(2, -2)
+          .split(/(?<!\\) \| /)
+          .map((cell) => plain(cell));
+        const expected = rows[i + 1]!.map((c) => collapse(c.textContent ?? ''));
+        // Cells that span columns are followed by empty ones; the texts come in order.
+        expect(cells.filter(Boolean)).toEqual(expected.filter(Boolean));
+      }
+    }
+  });
+
+  it('writes every code block as a fence holding its text, with the language the page names', () => {
+    const blocks = Array.from(content.querySelectorAll('pre'));
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const pre of blocks) {
+      const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
+      const named = /\bhighlight-([\w+#.-]+)/.exec(pre.parentElement?.parentElement?.className ?? '')?.[1];
+      const language = named && !['default', 'none', 'text'].includes(named) ? named : '';
+      // Inside a list item the whole fence is indented under the item's marker.
+      const fenced = (indent: string) =>
+        [
+          `${indent}\`\`\`${language}`,
+          ...text.split('\n').map((l) => (l ? indent + l : l)),
+          `${indent}\`\`\``,
+        ].join('\n');
+      const found = ['', '  ', '   ', '    ', '     ', '      ', '        '].some((indent) =>
+        markdown.includes(fenced(indent)),
+      );
+      expect(found, `${language} block ${text.slice(0, 60)}`).toBe(true);
+    }
+  });
+
+  it('indents every nested list under its item', () => {
+    const nested = Array.from(content.querySelectorAll('li > ul > li, li > ol > li'));
+    for (const item of nested) {
+      const words = collapse(item.firstElementChild?.textContent ?? item.textContent ?? '').slice(0, 40);
+      if (!words) continue;
+      const line = lines.find((l) => /^\s+(?:- |\d+\. )/.test(l) && plain(l).includes(words));
+      expect(line, `nested item "${words}"`).toBeDefined();
+    }
+  });
+
+  it('writes every link as [text](absolute URL)', () => {
+    const links = Array.from(content.querySelectorAll('a[href]')).filter(
+      (a) =>
+        collapse(a.textContent ?? '') && !a.querySelector('img') && !a.closest('pre, h1, h2, h3, h4, h5, h6'),
+    );
+    expect(links.length).toBeGreaterThan(0);
+    for (const a of links.slice(0, 200)) {
+      const href = new URL(a.getAttribute('href')!, url).href;
+      expect(markdown, href).toContain(`](${href})`);
+    }
+  });
+});
