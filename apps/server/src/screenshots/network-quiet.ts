@@ -2,6 +2,9 @@ import type { Page } from 'playwright-core';
 
 /** Watches a page's requests so a capture can wait for late loads without a fixed pause. */
 export interface NetworkQuiet {
+  /** Requests the page has started so far, and how many of them are still in flight. */
+  readonly started: number;
+  readonly inFlight: number;
   /**
    * Resolves once no request has been in flight for `quietMs`, or after
    * `capMs` at the latest (long-polling pages never go quiet).
@@ -16,8 +19,10 @@ export interface NetworkQuiet {
  */
 export function trackNetwork(page: Page): NetworkQuiet {
   let inFlight = 0;
+  let started = 0;
   let lastActivity = Date.now();
   page.on('request', () => {
+    started++;
     inFlight++;
     lastActivity = Date.now();
   });
@@ -28,6 +33,12 @@ export function trackNetwork(page: Page): NetworkQuiet {
   page.on('requestfinished', done);
   page.on('requestfailed', done);
   return {
+    get started() {
+      return started;
+    },
+    get inFlight() {
+      return inFlight;
+    },
     async waitForQuiet(quietMs, capMs) {
       const giveUpAt = Date.now() + capMs;
       for (;;) {

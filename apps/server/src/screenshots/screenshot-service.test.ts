@@ -53,6 +53,21 @@ async function startFixture() {
             `<img src="http://private.test:${port}/secret-pixel.svg">` +
             `<img src="http://localhost:${port}/secret-pixel.svg"></body>`,
         );
+      case '/late-image':
+        // An image the page adds once it has loaded (as lazy loaders do), answered a little later.
+        return html(
+          `<!doctype html><html><head><style>html, body { margin: 0; padding: 0; } body { width: 1280px; }
+          div { height: 1000px; } img { display: block; }</style></head><body><div></div><script>
+          addEventListener('load', () => setTimeout(() => {
+            const img = new Image(); img.src = '/late.svg'; document.body.append(img);
+          }, 0));</script></body></html>`,
+        );
+      case '/late.svg':
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'image/svg+xml' });
+          res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="1500"/>');
+        }, 150);
+        return;
       case '/pixel.svg':
       case '/secret-pixel.svg':
         res.writeHead(200, { 'content-type': 'image/svg+xml' });
@@ -156,6 +171,14 @@ describe('ScreenshotService with the real Chromium', () => {
     expect(pngs.map(readPngSize)).toEqual(Array(3).fill({ width: 1280, height: 2000 }));
     expect(site.slowPeak()).toBe(2);
     expect(service.launches).toBe(1);
+  });
+
+  it('waits for what the page loads after its load event (no fixed pause for pages that load nothing more)', async () => {
+    expect(readPngSize(await service.capture(site.url('/late-image')))).toEqual({
+      width: 1280,
+      height: 2500,
+    });
+    expect(site.hits('/late.svg')).toBe(1);
   });
 
   it('cuts giant pages at the height cap', async () => {

@@ -247,18 +247,34 @@ export class ScreenshotService implements ScreenshotServiceLike {
       if (response && response.status() >= 400) {
         throw new PageError('http_error', `the page answered HTTP ${response.status()}`);
       }
-      // Late requests (fonts, lazy images) usually settle quickly; do not wait long for chatty pages.
-      await step(network.waitForQuiet(this.networkQuietMs, Math.min(this.networkIdleTimeoutMs, remaining())));
-      const size = await step(
-        page.evaluate(() => {
-          const root = document.documentElement;
-          const body = document.body;
-          return {
-            width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
-            height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
-          };
-        }),
-      );
+      // Late requests (fonts, lazy images) start once the loaded page has been laid out and
+      // painted: after two frames, a page that started none and has none in flight is done
+      // (no fixed pause for the common static page); otherwise wait for the network to go
+      // quiet, not long for chatty pages.
+      const startedAtLoad = network.started;
+      const measure = () =>
+        page.evaluate(
+          () =>
+            new Promise<{ width: number; height: number }>((resolve) => {
+              const done = () => {
+                const root = document.documentElement;
+                const body = document.body;
+                resolve({
+                  width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
+                  height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
+                });
+              };
+              requestAnimationFrame(() => requestAnimationFrame(done));
+              setTimeout(done, 100); // a page that is not being painted gets no frames
+            }),
+        );
+      let size = await step(measure());
+      if (network.inFlight > 0 || network.started > startedAtLoad) {
+        await step(
+          network.waitForQuiet(this.networkQuietMs, Math.min(this.networkIdleTimeoutMs, remaining())),
+        );
+        size = await step(measure()); // late images may have changed the height
+      }
       return await step(
         page.screenshot({
           type: 'png',
