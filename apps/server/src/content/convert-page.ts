@@ -48,7 +48,7 @@ export function convertPage(html: string, pageUrl: string): ConvertedPage {
   const facts = scanPage(document, base);
   const main = extractMainContent(document, {
     keepClasses: facts.codeLanguageClasses,
-    contentMarked: facts.contentMarked,
+    contentRoot: facts.contentRoot,
     elementCount: facts.elementCount,
     maxDepth: facts.maxDepth,
     reparse: () => {

@@ -116,8 +116,8 @@ export function fallbackContent(document: HtmlDocument): Element {
 export interface MainContentOptions {
   /** Classes Readability must keep (code block languages). */
   keepClasses: string[];
-  /** The page has a `<main>` or `role="main"`: its author says where the content is. */
-  contentMarked?: boolean;
+  /** The page's `<main>` or `role="main"` element, if it has one: its author says where the content is. */
+  contentRoot?: Element | null;
   /** Elements in the document and their deepest nesting: too many or too deep and Readability is skipped. */
   elementCount: number;
   maxDepth: number;
@@ -136,12 +136,13 @@ export interface MainContentOptions {
  * {@link READABILITY_MAX_DEPTH} go straight to that fallback.
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
-  if (options.contentMarked) {
+  if (options.contentRoot) {
     // The author marked the content: take it (cleaned) rather than Readability's guess, which
     // on documentation keeps one section of a long page and drops link lists (tables of
     // contents). Readability also costs more than the rest of the conversion together.
-    const marked = fallbackContent(document);
-    if (textLength(marked) >= SHORT_TEXT) return { element: marked, source: 'marked' };
+    removeNoise(options.contentRoot);
+    if (textLength(options.contentRoot) >= SHORT_TEXT)
+      return { element: options.contentRoot, source: 'marked' };
   }
   if (options.elementCount > READABILITY_MAX_ELEMENTS || options.maxDepth > READABILITY_MAX_DEPTH) {
     return { element: fallbackContent(document), source: 'fallback', article: null };

@@ -63,8 +63,8 @@ export interface PageFacts {
   headings: string[];
   /** `language-x` classes of code blocks, which content extraction must keep. */
   codeLanguageClasses: string[];
-  /** Whether the page marks its main content (a `<main>` element or `role="main"`). */
-  contentMarked: boolean;
+  /** The page's first `<main>` or `role="main"` element: where it says its content is. */
+  contentRoot: Element | null;
   /** Elements in the document, and how deep they nest (decide whether Readability is affordable). */
   elementCount: number;
   maxDepth: number;
@@ -77,6 +77,18 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 const HIGHLIGHT_CLASS = /(?:^|\s)highlight-([\w+#.-]+)/;
 /** Highlight classes that name no language. */
 const NO_LANGUAGE = new Set(['default', 'none', 'text']);
+
+/** The first element named `tag` under `root` (a hand walk: linkedom's querySelector walks with a CSS engine). */
+function firstDescendant(root: Element, tag: string): Element | null {
+  const stack: Element[] = [];
+  for (let child = root.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (element.tagName.toUpperCase() === tag) return element;
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  }
+  return null;
+}
 
 /** The language a Pygments wrapper (the `<pre>`'s parent or grandparent) names, if any. */
 function highlightLanguage(pre: Element): string | undefined {
@@ -109,7 +121,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   const languages = new Set<string>();
   let elementCount = 0;
   let maxDepth = 0;
-  let contentMarked = false;
+  let contentRoot: Element | null = null;
 
   const absolute = (value: string): string | null => {
     try {
@@ -123,18 +135,21 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   const visit = (element: Element, inChrome: boolean): boolean => {
     elementCount += 1;
     const tag = element.tagName.toUpperCase();
-    if (!contentMarked && (tag === 'MAIN' || element.getAttribute('role') === 'main')) contentMarked = true;
+    if (contentRoot === null && (tag === 'MAIN' || element.getAttribute('role') === 'main'))
+      contentRoot = element;
     switch (tag) {
       case 'A': {
         const href = element.getAttribute('href');
         if (href === null) break;
-        const link = resolveHttpUrl(href, base);
-        if (link) links.add(link);
-        if (/^\s*javascript:/i.test(href)) element.removeAttribute('href');
-        else {
-          const resolved = absolute(href);
-          if (resolved) element.setAttribute('href', resolved);
+        if (/^\s*javascript:/i.test(href)) {
+          element.removeAttribute('href');
+          break;
         }
+        // One parse gives both the absolute href and the link (a '#' is only ever the fragment's).
+        const resolved = absolute(href);
+        if (!resolved) break;
+        element.setAttribute('href', resolved);
+        if (href.trim() !== '' && /^https?:/.test(resolved)) links.add(resolved.split('#', 1)[0]!);
         break;
       }
       case 'IMG': {
@@ -174,7 +189,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
         break;
       }
       case 'PRE': {
-        const code = element.querySelector('code');
+        const code = firstDescendant(element, 'CODE');
         const last = code?.lastChild ?? element.lastChild;
         if (last && last.nodeType === TEXT_NODE && last.textContent) {
           last.textContent = last.textContent.replace(/\s+$/, '');
@@ -223,7 +238,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
     links: [...links],
     headings,
     codeLanguageClasses: [...languages],
-    contentMarked,
+    contentRoot,
     elementCount,
     maxDepth,
   };
