@@ -77,7 +77,7 @@ export class WebDataServer {
     const deps = {
       config: this.config,
       fetcher: this.fetcher,
-      convert: (page: FetchedPage) => this.converter.convert(page),
+      convert: (page: FetchedPage & { html?: boolean }) => this.converter.convert(page),
       extractor,
       screenshots: this.screenshots,
     };

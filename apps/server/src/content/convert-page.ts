@@ -40,9 +40,10 @@ function lowerCaseTagNames(html: string): string {
  * canonical URL, links and headings come from the whole page; markdown,
  * html and text from its main content (Readability, with a
  * `<main>`/`<article>`/`<body>` fallback). Relative URLs are resolved
- * against `<base href>` or `pageUrl`. Never throws on malformed HTML.
+ * against `<base href>` or `pageUrl`. Never throws on malformed HTML. With
+ * `html: false` the content is not serialised back to HTML (`html` is empty).
  */
-export function convertPage(html: string, pageUrl: string): ConvertedPage {
+export function convertPage(html: string, pageUrl: string, options: { html?: boolean } = {}): ConvertedPage {
   const document = parseHtmlDocument(html);
   const base = documentBaseUrl(document, pageUrl);
   const facts = scanPage(document, base);
@@ -74,7 +75,7 @@ export function convertPage(html: string, pageUrl: string): ConvertedPage {
   return {
     title: facts.title,
     markdown,
-    html: lowerCaseTagNames(root.innerHTML.trim()),
+    html: options.html === false ? '' : lowerCaseTagNames(root.innerHTML.trim()),
     text,
     links: facts.links,
     canonicalUrl: facts.canonicalUrl,

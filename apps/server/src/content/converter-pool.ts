@@ -45,7 +45,7 @@ export class ConverterPool {
         thread.pending.set(id, { resolve, reject });
         thread.worker.postMessage({
           id,
-          page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl },
+          page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl, html: page.html },
         });
       });
     } catch (error) {

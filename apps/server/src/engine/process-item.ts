@@ -24,7 +24,8 @@ export interface PipelineFetcher extends PageFetcherLike {
 export interface PipelineDeps {
   config: ServerConfig;
   fetcher: PipelineFetcher;
-  convert: (page: FetchedPage) => Promise<ConvertedPage>;
+  /** Converts a page; `html: false` when its content is not wanted as HTML. */
+  convert: (page: FetchedPage & { html?: boolean }) => Promise<ConvertedPage>;
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
 }
@@ -51,11 +52,11 @@ export async function processItem(
     signal.throwIfAborted();
     return failedOutcome(error);
   }
-  const converted = await deps.convert(page);
-  signal.throwIfAborted();
   // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
   const formats: ContentFormat[] =
     item.runType === 'extract' ? ['markdown', 'html', 'text', 'links'] : (params as CrawlParams).formats;
+  const converted = await deps.convert({ ...page, html: formats.includes('html') });
+  signal.throwIfAborted();
   const all: Record<ContentFormat, () => string> = {
     markdown: () => converted.markdown,
     html: () => converted.html,
