@@ -386,6 +386,18 @@ describe('polling support', () => {
     // Without an ETag, a held poll waits for the next change from when it arrived.
     const fresh = call('GET', `/api/v1/runs?ids=${mine}&wait=1`);
     expect((await fresh).body.data).toEqual([]);
+    // A deletion answers a held key-wide poll at once, naming the run (there are no ids to check).
+    const heldForDeletion = call('GET', '/api/v1/runs?wait=20', undefined, {
+      'if-none-match': answered.headers.etag as string,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const deletedAt = Date.now();
+    await call('DELETE', `/api/v1/runs/${mine}`);
+    const deletion = await heldForDeletion;
+    expect(Date.now() - deletedAt).toBeLessThan(15_000);
+    expect(deletion.status).toBe(200);
+    expect(deletion.headers['x-webdata-missing']).toBe(mine);
+    expect(deletion.body.data).toEqual([]);
     const refused = await call('GET', '/api/v1/runs?wait=5&status=running');
     expect(refused.status).toBe(400);
     ErrorBody.parse(refused.body);

@@ -97,7 +97,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     headers: {
       'x-webdata-wait': 'Echoes `wait` when the server held the answer for changes.',
       'x-webdata-missing':
-        'With `ids` and `wait` or If-None-Match: the listed ids that name no run of this key (deleted or unknown).',
+        'With `wait` or If-None-Match: with `ids`, the listed ids that name no run of this key (deleted or unknown); without, the runs of this key deleted since the ETag.',
     },
     success: {
       status: 200,

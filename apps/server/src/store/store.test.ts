@@ -212,4 +212,34 @@ describe.each(stores)('%s run changes', (name, makeStore) => {
     const limited = await store.listRunChanges({ owner: OWNER, since: afterCreation, ids: [b], limit: 1 });
     expect(limited.runs.map((r) => [r.id, r.status])).toEqual([[b, 'cancelled']]);
   });
+
+  it('names runs deleted since a position in key-wide changes, in order with the runs that changed', async () => {
+    store = await makeStore();
+    const a = await crawlRun(['https://s.example/a']);
+    const b = await crawlRun(['https://s.example/b']);
+    const c = await crawlRun(['https://s.example/c']);
+    const other = (
+      await store.createRun({ owner: 'own_other', type: 'crawl', urls: [], params: {}, items: [] })
+    ).run.run.id;
+    const since = await store.changeCursor();
+    await store.cancelRun(OWNER, a);
+    expect(await store.deleteRun(OWNER, b)).toBe(true);
+    await store.cancelRun(OWNER, c);
+    expect(await store.deleteRun('own_other', other)).toBe(true);
+    const all = await store.listRunChanges({ owner: OWNER, since, limit: 10 });
+    expect(all.runs.map((r) => [r.id, r.status])).toEqual([
+      [a, 'cancelled'],
+      [c, 'cancelled'],
+    ]);
+    // The other owner's deletion is not this owner's change.
+    expect(all.missing).toEqual([b]);
+    // A page stops at the limit in the order things happened, and goes on from its position.
+    const first = await store.listRunChanges({ owner: OWNER, since, limit: 2 });
+    expect([first.runs.map((r) => r.id), first.missing]).toEqual([[a], [b]]);
+    const rest = await store.listRunChanges({ owner: OWNER, since: first.cursor, limit: 2 });
+    expect([rest.runs.map((r) => r.id), rest.missing]).toEqual([[c], []]);
+    expect(rest.cursor).toBe(all.cursor);
+    const after = await store.listRunChanges({ owner: OWNER, since: all.cursor, limit: 10 });
+    expect(after).toEqual({ runs: [], missing: [], cursor: all.cursor });
+  });
 });

@@ -91,7 +91,10 @@ export interface RunChanges {
   runs: Run[];
   /** Pass back as `since` to get only later changes; `since` itself when nothing changed. */
   cursor: number;
-  /** With `ids`: those that name no run of the owner (deleted or unknown). */
+  /**
+   * With `ids`: those that name no run of the owner (deleted or unknown).
+   * Without: runs of the owner deleted since (their tombstones, kept a day), in order with the runs.
+   */
   missing: string[];
 }
 

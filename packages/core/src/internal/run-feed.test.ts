@@ -18,6 +18,8 @@ import { RunFeed, type RunFeedOptions } from './run-feed.js';
  */
 class ChangeFeedStandIn {
   readonly runs = new Map<string, { run: RunLenient; changedAt: number }>();
+  /** Deleted runs, with the change number their deletion took (the server's tombstones). */
+  readonly deleted = new Map<string, number>();
   readonly requests: { at: number; query: Record<string, unknown>; etag: string | undefined }[] = [];
   /** Whether list long polls are honoured (a server without them ignores `wait`). */
   longPolls = true;
@@ -43,7 +45,7 @@ class ChangeFeedStandIn {
 
   remove(id: string): void {
     this.runs.delete(id);
-    this.#counter++;
+    this.deleted.set(id, ++this.#counter);
     for (const wake of [...this.#held]) wake();
   }
 
@@ -76,7 +78,11 @@ class ChangeFeedStandIn {
         .filter((entry) => since === undefined || entry.changedAt > Number(since))
         .sort((a, b) => a.changedAt - b.changedAt)
         .slice(0, Number(query.limit ?? LIMITS.maxPageSize));
-    const missing = () => (ids ?? []).filter((id) => !this.runs.has(id));
+    // With ids: those that name no run; key-wide: runs deleted since the position.
+    const missing = () =>
+      ids
+        ? ids.filter((id) => !this.runs.has(id))
+        : [...this.deleted].filter(([, at]) => since !== undefined && at > Number(since)).map(([id]) => id);
     const headers: Record<string, string> = {};
     if (wait > 0 && this.longPolls) {
       headers['x-webdata-wait'] = String(wait);
@@ -98,8 +104,13 @@ class ChangeFeedStandIn {
       await sleep(this.latencyMs);
     }
     const runs = changed();
-    const cursor = since !== undefined && runs.length > 0 ? runs.at(-1)!.changedAt : this.#counter;
-    headers.etag = `"c${since !== undefined && runs.length === 0 ? since : cursor}"`;
+    // The position after the last change answered (a key-wide deletion is a change too).
+    const deletions = ids ? [] : missing().map((id) => this.deleted.get(id)!);
+    const cursor =
+      since === undefined
+        ? this.#counter
+        : Math.max(Number(since), ...runs.map((entry) => entry.changedAt), ...deletions);
+    headers.etag = `"c${cursor}"`;
     if (missing().length > 0) headers['x-webdata-missing'] = missing().join(',');
     if (since !== undefined && runs.length === 0 && missing().length === 0) {
       return { status: 304, headers, body: undefined, requestId: undefined };
@@ -276,6 +287,26 @@ describe('RunFeed in virtual time', () => {
     server.set('run_b', 'completed');
     await vi.advanceTimersByTimeAsync(500);
     expect(b.outcome.done).toBe(true);
+  });
+
+  it('fails the watcher of a deleted run when watching key-wide (more runs than a request names)', async () => {
+    const server = new ChangeFeedStandIn();
+    const ids = Array.from({ length: 120 }, (_, i) => `run_${String(i).padStart(3, '0')}`);
+    for (const id of ids) server.add(id);
+    const { feed } = newFeed(server);
+    const watchers = ids.map((id) => record(feed.watch(id)));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(server.requests.at(-1)!.query).toMatchObject({ wait: 20, ids: undefined });
+
+    server.remove('run_007');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(watchers[7]!.outcome.error).toBeInstanceOf(NotFoundError);
+    expect(watchers.filter((w) => w.outcome.error !== undefined)).toHaveLength(1);
+    expect(feed.size).toBe(119);
+    // The deletion is answered once: the feed goes on holding polls, not re-reading it.
+    const polls = server.longPollCount;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(server.longPollCount - polls).toBeLessThanOrEqual(1);
   });
 
   it('polls batches on the adaptive schedule when the server ignores wait on lists', async () => {

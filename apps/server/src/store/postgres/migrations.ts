@@ -170,4 +170,27 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER runs_change_seq BEFORE UPDATE OF version ON runs
     FOR EACH ROW EXECUTE FUNCTION runs_take_change_seq();
   `,
+  `
+  -- A deleted run leaves a tombstone holding the next change number, so a change feed over all of a
+  -- key's runs (no ids to check) tells its watchers the run is gone. Kept a day (pruned by deletions):
+  -- a feed resumed from an older position may miss a deletion, never a run's change. Deleting the run
+  -- row is the last write of a deletion, so the counter is still taken last in its transaction.
+  CREATE TABLE run_deletions (
+    owner text NOT NULL,
+    run_id text NOT NULL,
+    change_seq bigint NOT NULL,
+    deleted_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE INDEX run_deletions_owner_change ON run_deletions (owner, change_seq);
+  CREATE FUNCTION runs_record_deletion() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    taken bigint;
+  BEGIN
+    DELETE FROM run_deletions WHERE deleted_at < now() - interval '1 day';
+    UPDATE run_change_counter SET last = last + 1 WHERE id = 1 RETURNING last INTO taken;
+    INSERT INTO run_deletions (owner, run_id, change_seq) VALUES (OLD.owner, OLD.id, taken);
+    RETURN OLD;
+  END $$;
+  CREATE TRIGGER runs_deletion AFTER DELETE ON runs FOR EACH ROW EXECUTE FUNCTION runs_record_deletion();
+  `,
 ];

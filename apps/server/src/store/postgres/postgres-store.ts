@@ -21,6 +21,7 @@ import {
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
   ClaimedItem,
@@ -351,6 +352,18 @@ export class PostgresStore implements Store {
       `${SELECT_RUN} WHERE r.owner = $1 AND r.change_seq > $2${idFilter} ORDER BY r.change_seq LIMIT $3`,
       args,
     );
+    if (!changes.ids) {
+      // Key-wide: runs deleted since, from their tombstones, in the same order of changes.
+      const deletions = await this.q<{ run_id: string; change_seq: string }>(
+        'SELECT run_id, change_seq FROM run_deletions WHERE owner = $1 AND change_seq > $2 ORDER BY change_seq LIMIT $3',
+        [changes.owner, changes.since, changes.limit],
+      );
+      return mergeChanges(
+        rows.map((row) => ({ seq: Number(row.change_seq), run: this.toStored(row).run })),
+        deletions.map((row) => ({ seq: Number(row.change_seq), deleted: row.run_id })),
+        changes,
+      );
+    }
     let missing: string[] = [];
     if (changes.ids) {
       const present = await this.q<{ id: string }>('SELECT id FROM runs WHERE owner = $1 AND id = ANY($2)', [

@@ -128,6 +128,24 @@ const MIGRATIONS: string[] = [
     UPDATE runs SET change_seq = (SELECT last FROM run_change_counter WHERE id = 1) WHERE seq = NEW.seq;
   END;
   `,
+  `
+  -- A deleted run leaves a tombstone holding the next change number, so a change feed over all of a
+  -- key's runs (no ids to check) tells its watchers the run is gone. Kept a day (pruned by deletions):
+  -- a feed resumed from an older position may miss a deletion, never a run's change.
+  CREATE TABLE run_deletions (
+    owner TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    change_seq INTEGER NOT NULL,
+    deleted_at INTEGER NOT NULL
+  );
+  CREATE INDEX run_deletions_owner_change ON run_deletions (owner, change_seq);
+  CREATE TRIGGER runs_change_on_delete AFTER DELETE ON runs BEGIN
+    UPDATE run_change_counter SET last = last + 1 WHERE id = 1;
+    DELETE FROM run_deletions WHERE deleted_at < unixepoch() - 86400;
+    INSERT INTO run_deletions (owner, run_id, change_seq, deleted_at)
+      SELECT OLD.owner, OLD.id, last, unixepoch() FROM run_change_counter WHERE id = 1;
+  END;
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

@@ -16,6 +16,7 @@ import { canCancel, canRetry, settle } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
   ClaimedItem,
@@ -256,6 +257,17 @@ export class SqliteStore implements Store {
     const rows = this.sql<(string | number)[], RunRow & { change_seq: number }>(
       `SELECT * FROM runs WHERE owner = ? AND change_seq > ?${idFilter} ORDER BY change_seq LIMIT ?`,
     ).all(query.owner, query.since, ...ids, query.limit);
+    if (!query.ids) {
+      // Key-wide: runs deleted since, from their tombstones, in the same order of changes.
+      const deletions = this.sql<(string | number)[], { run_id: string; change_seq: number }>(
+        'SELECT run_id, change_seq FROM run_deletions WHERE owner = ? AND change_seq > ? ORDER BY change_seq LIMIT ?',
+      ).all(query.owner, query.since, query.limit);
+      return mergeChanges(
+        rows.map((row) => ({ seq: row.change_seq, run: this.toStored(row).run })),
+        deletions.map((row) => ({ seq: row.change_seq, deleted: row.run_id })),
+        query,
+      );
+    }
     let missing: string[] = [];
     if (query.ids) {
       const present = new Set(
