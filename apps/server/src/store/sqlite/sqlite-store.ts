@@ -412,8 +412,11 @@ export class SqliteStore implements Store {
    * back the runs created after it.
    */
   private pickQueued(count: number): string[] {
+    // Only active runs with queued items, in one statement: a claim comes after every finished item, and
+    // asking each of a thousand running runs for queued items (none, mostly) took ~50 ms each time.
     const active = this.sql<[], { id: string }>(
-      "SELECT id FROM runs WHERE status IN ('queued', 'running') ORDER BY seq",
+      `SELECT id FROM runs r WHERE status IN ('queued', 'running')
+         AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = 'queued') ORDER BY seq`,
     )
       .all()
       .map((run) => run.id);
