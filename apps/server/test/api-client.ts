@@ -27,11 +27,34 @@ export function apiClient(baseUrl: string, apiKey: string) {
 
 export type ApiCall = ReturnType<typeof apiClient>;
 
-/** Polls a run until it is terminal (tests only; the client package does this properly). */
+/**
+ * Reads a run, failing with what the server answered when that is not the run
+ * (an error body, a 503 while it shuts down) rather than with a TypeError later.
+ */
+export async function getRun(call: ApiCall, runId: string, query = ''): Promise<any> {
+  const { status, headers, body } = await call('GET', `/api/v1/runs/${runId}${query}`);
+  if (status !== 200) {
+    throw new Error(
+      `GET run ${runId}${query} answered ${status} (retry-after ${headers['retry-after'] ?? 'none'}): ${JSON.stringify(body)}`,
+    );
+  }
+  return body;
+}
+
+/**
+ * Polls a run until it is terminal (tests only; the client package does this
+ * properly). A 503 is waited out as its Retry-After says; any other answer
+ * that is not the run fails with that answer.
+ */
 export async function waitForRun(call: ApiCall, runId: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { body } = await call('GET', `/api/v1/runs/${runId}?wait=5`);
+    const { status, headers, body } = await call('GET', `/api/v1/runs/${runId}?wait=5`);
+    if (status === 503 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after'] ?? 1) * 1000));
+      continue;
+    }
+    if (status !== 200) throw new Error(`GET run ${runId} answered ${status}: ${JSON.stringify(body)}`);
     if (['completed', 'incomplete', 'failed', 'cancelled'].includes(body.status)) return body;
     if (Date.now() > deadline)
       throw new Error(`run ${runId} still ${body.status}: ${JSON.stringify(body.stats)}`);

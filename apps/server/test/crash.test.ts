@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, waitForRun } from './api-client.js';
+import { apiClient, getRun, waitForRun } from './api-client.js';
 import { FixtureSite, page } from './fixture-site.js';
 import { exited, type ServerProcess, spawnServer } from './server-process.js';
 
@@ -44,7 +44,7 @@ describe('crash recovery', () => {
     expect(created.status).toBe(202);
     const runId = created.body.id as string;
     for (;;) {
-      const run = (await call('GET', `/api/v1/runs/${runId}`)).body;
+      const run = await getRun(call, runId);
       if (run.stats.succeeded >= 10) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -73,11 +73,13 @@ describe('crash recovery', () => {
     const dir = join(dataDir, 'graceful');
     const first = await spawnServer(dir, ['--allow-private-networks']);
     children.push(first);
+    expect(first.apiKey, first.output()).not.toBeNull();
     const call = apiClient(first.url, first.apiKey!);
-    const runId = (await call('POST', '/api/v1/crawl', { url: `${site.url}/p/0`, limit: PAGES })).body
-      .id as string;
+    const created = await call('POST', '/api/v1/crawl', { url: `${site.url}/p/0`, limit: PAGES });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const runId = created.body.id as string;
     for (;;) {
-      if ((await call('GET', `/api/v1/runs/${runId}`)).body.stats.succeeded >= 10) break;
+      if ((await getRun(call, runId)).stats.succeeded >= 10) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     first.child.kill('SIGTERM');

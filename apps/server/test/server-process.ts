@@ -42,21 +42,23 @@ export async function spawnServer(
   child.stderr!.on('data', (chunk) => {
     out += chunk;
   });
+  // Ready once the banner is complete: an API process prints its URL, then a line about its key (the key
+  // itself on first start); a worker prints one line. Waiting for the key line rather than for a fixed
+  // time after the URL: on a loaded machine the two lines can arrive far apart.
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const check = () => {
-      const match = /listening on (http:\/\/\S+)|webdata worker is running/.exec(out);
-      if (match) {
+      const api = /listening on (http:\/\/\S+)[^\n]*\n[\s\S]*^API keys?: [^\n]*\n/m.exec(out);
+      const worker = /webdata worker is running/.test(out);
+      if (api || worker) {
         clearTimeout(timer);
-        resolve(match[1] ?? '');
+        resolve(api?.[1] ?? '');
       }
     };
     child.stdout!.on('data', check);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
-  // The key line follows the URL line; give it a moment to arrive.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const apiKey = /\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/.exec(out)?.[1] ?? null;
+  const apiKey = /^API key: (wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})$/m.exec(out)?.[1] ?? null;
   return { child, url, apiKey, output: () => out };
 }
 
