@@ -21,10 +21,22 @@ export interface RunLoadFigures {
   status503WithoutRetryAfter: number;
   /** Runs created (202) that never finished, or finished with a page missing: must be 0. */
   lost: number;
+  /** Each lost run: its id, why it counts as lost and the last answer about it (to find the cause). */
+  lostRuns: LostRun[];
   /** Results beyond one per page of a run: must be 0. */
   duplicated: number;
   /** Requests that failed without an HTTP answer (connection refused or reset). */
   transportErrors: number;
+}
+
+/** A run counted in {@link RunLoadFigures.lost}, with what the client last saw of it. */
+export interface LostRun {
+  runId: string;
+  /** `gave up polling`, `poll answered <status>`, `results answered <status>`, `ended <status>` or `page missing`. */
+  reason: string;
+  /** The last run (or error) body the client read, and when its poll began relative to the start, s. */
+  last: unknown;
+  atSecond: number;
 }
 
 /** Options of {@link runLoad}. */
@@ -65,6 +77,7 @@ export async function runLoad(options: RunLoadOptions): Promise<RunLoadFigures> 
     status503: 0,
     status503WithoutRetryAfter: 0,
     lost: 0,
+    lostRuns: [] as LostRun[],
     duplicated: 0,
     transportErrors: 0,
   };
@@ -116,6 +129,16 @@ export async function runLoad(options: RunLoadOptions): Promise<RunLoadFigures> 
     }
   }
 
+  function lose(runId: string, reason: string, last: unknown): void {
+    figures.lost++;
+    figures.lostRuns.push({
+      runId,
+      reason,
+      last,
+      atSecond: Math.round((performance.now() - started) / 100) / 10,
+    });
+  }
+
   async function oneRun(client: number): Promise<void> {
     const run = runCounter++;
     const pages = options.pages(run);
@@ -132,33 +155,37 @@ export async function runLoad(options: RunLoadOptions): Promise<RunLoadFigures> 
     const runId = created.body.id as string;
     let etag = String(created.headers.etag ?? '');
     let status = created.body.status as string;
+    let last: unknown = created.body;
     while (!['completed', 'incomplete', 'failed', 'cancelled'].includes(status)) {
       const polled = await call(reader, 'GET', `/api/v1/runs/${runId}?wait=10`, {
         headers: etag ? { 'if-none-match': etag } : {},
         timed: false,
       });
       if (polled === null) {
-        figures.lost++;
+        lose(runId, 'gave up polling', last);
         return;
       }
       if (polled.status === 304) continue;
       if (polled.status !== 200) {
-        figures.lost++;
+        lose(runId, `poll answered ${polled.status}`, polled.body);
         return;
       }
       etag = String(polled.headers.etag ?? '');
       status = polled.body.status;
+      last = polled.body;
     }
     runLatencies.push(performance.now() - createdAt);
     const results = await call(creator, 'GET', `/api/v1/runs/${runId}/results?limit=50`);
     if (results === null || results.status !== 200) {
-      figures.lost++;
+      lose(runId, `results answered ${results?.status ?? 'nothing'}`, results?.body ?? last);
       return;
     }
     const urls = (results.body.data as { url: string }[]).map((result) => result.url);
     const distinct = new Set(urls);
     figures.duplicated += urls.length - distinct.size;
-    if (status !== 'completed' || pages.some((page) => !distinct.has(page))) figures.lost++;
+    if (status !== 'completed') lose(runId, `ended ${status}`, { run: last, results: results.body.data });
+    else if (pages.some((page) => !distinct.has(page)))
+      lose(runId, 'page missing', { run: last, results: results.body.data });
     else figures.runsFinished++;
   }
 

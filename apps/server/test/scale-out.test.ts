@@ -171,6 +171,8 @@ describe.skipIf(!postgresForTests())('scale-out: API and worker processes on one
       status5xx: 0,
       status503WithoutRetryAfter: 0,
       lost: 0,
+      // Which runs, why, and what the client last read of each: the first thing to look at when this fails.
+      lostRuns: [],
       duplicated: 0,
     });
     expect(figures.runsFinished).toBe(figures.runsCreated);

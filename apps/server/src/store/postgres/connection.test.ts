@@ -1,7 +1,13 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../errors.js';
-import { createPostgresPool, isTransientPostgresError, query, transaction } from './connection.js';
+import {
+  createPostgresPool,
+  isCommitOutcomeUnknown,
+  isTransientPostgresError,
+  query,
+  transaction,
+} from './connection.js';
 import { migratePostgres } from './migrate.js';
 import {
   postgresForTests,
@@ -12,9 +18,11 @@ import {
 describe.skipIf(!postgresForTests())('PostgreSQL connections', () => {
   let cluster: ThrowawayPostgres;
   let pool: pg.Pool;
+  let databaseUrl: string;
   beforeAll(async () => {
     cluster = await startThrowawayPostgres();
-    pool = createPostgresPool(await cluster.createDatabase(), { max: 4, connectionTimeoutMs: 1000 });
+    databaseUrl = await cluster.createDatabase();
+    pool = createPostgresPool(databaseUrl, { max: 4, connectionTimeoutMs: 1000 });
   });
   afterAll(async () => {
     await pool?.end();
@@ -45,6 +53,68 @@ describe.skipIf(!postgresForTests())('PostgreSQL connections', () => {
     }
     const { rows } = await query<{ one: number }>(pool, 'SELECT 1 AS one');
     expect(rows).toEqual([{ one: 1 }]);
+  });
+
+  it('keeps every acknowledged commit through an immediate stop (synchronous commit, whatever the server says)', async () => {
+    // The throwaway cluster runs with synchronous_commit = off, like a server tuned for speed; the pool's sessions turn it on.
+    const plain = new pg.Client({ connectionString: databaseUrl });
+    await plain.connect();
+    const serverDefault = (await plain.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+    await plain.end();
+    expect(serverDefault).toBe('off');
+    const { rows: session } = await query(pool, 'SHOW synchronous_commit');
+    expect(session[0]!.synchronous_commit).toBe('on');
+    await query(pool, 'CREATE TABLE acknowledged (id integer PRIMARY KEY)');
+    const acknowledged: number[] = [];
+    let next = 0;
+    let writing = true;
+    // Four writers commit as fast as they can while the server is stopped like a crash (immediate).
+    const writers = [1, 2, 3, 4].map(async () => {
+      while (writing) {
+        const id = next++;
+        try {
+          await transaction(pool, (client) => client.query('INSERT INTO acknowledged VALUES ($1)', [id]));
+          acknowledged.push(id);
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await cluster.kill();
+    writing = false;
+    await Promise.all(writers);
+    await cluster.start();
+    const { rows } = await query<{ id: number }>(pool, 'SELECT id FROM acknowledged');
+    const present = new Set(rows.map((row) => row.id));
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(acknowledged.filter((id) => !present.has(id))).toEqual([]);
+  });
+
+  it('says when a COMMIT got no answer, and does not run that transaction again', async () => {
+    await query(pool, 'CREATE TABLE unanswered (n integer NOT NULL)');
+    let runs = 0;
+    const outcome = await transaction(pool, async (client) => {
+      runs++;
+      await client.query('INSERT INTO unanswered VALUES (1)');
+      // The COMMIT reaches the server, and the connection breaks before its answer is read.
+      const send = client.query.bind(client) as (text: string) => Promise<unknown>;
+      (client as unknown as { query: (text: string) => Promise<unknown> }).query = async (text: string) => {
+        const answer = await send(text);
+        if (text.endsWith('COMMIT')) throw new Error('Connection terminated unexpectedly');
+        return answer;
+      };
+    }).catch((error: unknown) => error);
+    expect(outcome).toMatchObject({ code: 'unavailable', status: 503 });
+    expect(isCommitOutcomeUnknown(outcome)).toBe(true);
+    expect(runs).toBe(1);
+    const { rows } = await query<{ n: number }>(pool, 'SELECT n FROM unanswered');
+    expect(rows).toEqual([{ n: 1 }]);
+    // A transaction that failed before its COMMIT is a plain failure.
+    const before = await transaction(pool, (client) => client.query('SELECT * FROM no_such_table')).catch(
+      (error: unknown) => error,
+    );
+    expect(isCommitOutcomeUnknown(before)).toBe(false);
   });
 
   it('runs a transaction again after a serialization failure', async () => {

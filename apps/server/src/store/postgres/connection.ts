@@ -27,6 +27,10 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions = {
     // A statement stuck behind a lock must not hold an HTTP request forever.
     statement_timeout: 30_000,
     application_name: 'webdata',
+    // Every answer the API gives (a run created, a result written) is a commit: it must survive a crash
+    // of the database server, whatever the server's own default. With `synchronous_commit = off` a commit
+    // is acknowledged before its WAL is written, and a crash or an immediate stop loses the last ones.
+    options: '-c synchronous_commit=on',
   });
   // Without a listener an idle connection's error (server restart) would crash the process.
   pool.on('error', (error) => options.onIdleError?.(error));
@@ -114,6 +118,24 @@ export interface AtCommit {
   add(sql: string): void;
 }
 
+/**
+ * The cause of the unavailable error a transaction throws when the connection
+ * broke while its COMMIT was on the way: the database may or may not have
+ * committed, so nothing the transaction wrote may be undone on that account
+ * (blobs it records, for one).
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('the connection broke during COMMIT: the transaction may have committed', { cause });
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
+/** True when `error` is a transaction's failure whose COMMIT may have been applied all the same. */
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  return (error as { cause?: unknown })?.cause instanceof CommitOutcomeUnknown;
+}
+
 /** Tries of a transaction that keeps meeting serialization failures or deadlocks. */
 const CONFLICT_TRIES = 5;
 
@@ -142,14 +164,22 @@ export async function transaction<T>(
       broken = error;
     };
     client.on('error', onError);
+    let committing = false;
     try {
       await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
       const final: string[] = [];
       const result = await work(client, { add: (sql) => final.push(sql) });
       // One message: the last statements and the commit run on the server without a round trip between.
+      committing = true;
       await client.query([...final, 'COMMIT'].join(';\n'));
       return result;
     } catch (error) {
+      // A conflict is a definite rollback; a lost connection (or a server going away) leaves it open.
+      if (committing && isTransientPostgresError(error) && !isRetryableConflict(error)) {
+        // No answer to the COMMIT: it may have been applied. Never run again (it would do the work twice).
+        broken ??= error as Error;
+        throw storeUnavailable(new CommitOutcomeUnknown(error));
+      }
       await client.query('ROLLBACK').catch((rollbackError: Error) => {
         // The connection is gone: do not hand it back to the pool.
         broken = rollbackError;

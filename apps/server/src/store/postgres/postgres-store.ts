@@ -35,7 +35,14 @@ import type {
   Store,
   StoredRun,
 } from '../store.js';
-import { type AtCommit, createPostgresPool, mapPostgresError, query, transaction } from './connection.js';
+import {
+  type AtCommit,
+  createPostgresPool,
+  isCommitOutcomeUnknown,
+  mapPostgresError,
+  query,
+  transaction,
+} from './connection.js';
 import { migratePostgres } from './migrate.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { PostgresSearchIndex } from './postgres-search-index.js';
@@ -559,6 +566,8 @@ export class PostgresStore implements Store {
     ]);
     const replaced: string[] = [];
     let written = false;
+    /** The write may have committed though no answer came back: its blobs stay (an orphan at worst, removed with the run). */
+    let maybeWritten = false;
     try {
       written = await this.tx(async (client, atCommit) => {
         replaced.length = 0;
@@ -615,9 +624,12 @@ export class PostgresStore implements Store {
         this.bumpAtCommit(client, atCommit, [item.runId], { transition: () => settled });
         return true;
       });
+    } catch (error) {
+      maybeWritten = isCommitOutcomeUnknown(error);
+      throw error;
     } finally {
       // A refused or failed write leaves no blob behind; a replaced result's blobs go too.
-      await this.deleteBlobs(item.runId, written ? replaced : [resultId]);
+      if (!maybeWritten) await this.deleteBlobs(item.runId, written ? replaced : [resultId]);
     }
     return written;
   }

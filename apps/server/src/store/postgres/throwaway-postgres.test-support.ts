@@ -117,6 +117,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       `-k ${dir}`,
       '-c listen_addresses=127.0.0.1',
       '-c fsync=off',
+      // Off by default here, as a server tuned for speed may have it: the store turns it on for its own
+      // sessions, and the restart tests (an immediate stop, like a crash) show it does.
       '-c synchronous_commit=off',
       '-c full_page_writes=off',
       '-c max_connections=300',
