@@ -139,6 +139,16 @@ function print(sqlite: RunLoadFigures, postgres: RunLoadFigures, restartMs: numb
   console.log(
     `PostgreSQL restarted at ${SECONDS / 2} s of the load (down ${restartMs} ms incl. stop and start)`,
   );
+  for (const [setup, figures] of [
+    ['SQLite', sqlite],
+    ['PostgreSQL', postgres],
+  ] as const) {
+    for (const lost of figures.lostRuns) {
+      console.log(
+        `lost on ${setup}: ${lost.runId} at ${lost.atSecond} s, ${lost.reason}: ${JSON.stringify(lost.last)}`,
+      );
+    }
+  }
 }
 
 main().catch((error) => {
