@@ -34,6 +34,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+// Two server starts from the sources and a 60-page crawl each: on a loaded machine that can take a minute,
+// so the tests have room (each wait in them is bounded on its own).
 describe('crash recovery', () => {
   it('finishes a crawl interrupted by kill -9 with every page exactly once', async () => {
     const first = await spawnServer(dataDir, ['--allow-private-networks']);
@@ -67,7 +69,7 @@ describe('crash recovery', () => {
     expect(new Set(urls).size).toBe(PAGES);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
-  });
+  }, 180_000);
 
   it('stops gracefully on SIGTERM mid-crawl and finishes after a restart, each page once', async () => {
     const dir = join(dataDir, 'graceful');
@@ -97,5 +99,5 @@ describe('crash recovery', () => {
     expect(new Set(urls).size).toBe(PAGES);
     second.child.kill('SIGTERM');
     await exited(second.child);
-  });
+  }, 180_000);
 });

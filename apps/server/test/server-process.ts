@@ -46,7 +46,11 @@ export async function spawnServer(
   // itself on first start); a worker prints one line. Waiting for the key line rather than for a fixed
   // time after the URL: on a loaded machine the two lines can arrive far apart.
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    // Generous: several servers starting at once from the sources on a loaded two-core machine take a while.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 90 s:\n${out}`));
+    }, 90_000);
     const check = () => {
       const api = /listening on (http:\/\/\S+)[^\n]*\n[\s\S]*^API keys?: [^\n]*\n/m.exec(out);
       const worker = /webdata worker is running/.test(out);
