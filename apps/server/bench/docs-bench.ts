@@ -17,7 +17,7 @@
  * (never tuned on) and reported beside it.
  *
  * Settings: BENCH_DOCS_CONCURRENCY (8), BENCH_DOCS_SAMPLE (30 pages checked
- * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
+ * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
  * BENCH_DOCS_CORPORA (dev,held).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,7 +30,7 @@ import { bareScreenshots } from './bare-screenshots.js';
 import { CHILD_DEADLINE_MS, startChild, stopChild } from './child-process.js';
 import { type CrawlFigures, crawlWithCrawlee, crawlWithServer } from './deep-crawl-bench.js';
 import { DocsSite } from './docs-site.js';
-import { missingBlocks, readabilityBlocks } from './paragraph-check.js';
+import { markedContentWords, missingBlocks, readabilityBlocks } from './paragraph-check.js';
 
 /** A Debian HTML manual the bench serves. */
 interface Corpus {
@@ -98,6 +98,8 @@ interface FidelityFigures {
   pages: number;
   blocks: number;
   missing: { page: string; block: string }[];
+  /** Of the missing blocks, those inside the content the page marks (`<main>`, `role="main"`) or on a page marking none. */
+  missingInContent: number;
 }
 
 async function checkFidelity(
@@ -107,14 +109,17 @@ async function checkFidelity(
   sample: number,
 ): Promise<FidelityFigures> {
   const pages = spreadSample([...markdown.keys()].filter((url) => url.endsWith('.html')).sort(), sample);
-  const figures: FidelityFigures = { pages: pages.length, blocks: 0, missing: [] };
+  const figures: FidelityFigures = { pages: pages.length, blocks: 0, missing: [], missingInContent: 0 };
   for (const url of pages) {
     const path = decodeURIComponent(new URL(url).pathname);
     const file = join(corpus.root, path.endsWith('/') ? `${path}index.html` : path);
-    const blocks = readabilityBlocks(readFileSync(file, 'utf8'), url);
+    const html = readFileSync(file, 'utf8');
+    const blocks = readabilityBlocks(html, url);
     figures.blocks += blocks.length;
+    const marked = markedContentWords(html);
     for (const block of missingBlocks(blocks, markdown.get(url)!)) {
       figures.missing.push({ page: url.slice(siteUrl.length), block });
+      if (marked === null || marked.includes(block)) figures.missingInContent += 1;
     }
   }
   return figures;
@@ -264,7 +269,8 @@ function printCorpus(f: CorpusFigures, concurrency: number): void {
   );
   const fid = f.fidelity;
   console.log(
-    `  fidelity (sample of ${fid.pages} pages): ${fid.blocks} blocks Readability kept, ${fid.missing.length} missing from our Markdown ${verdict(fid.missing.length === 0)}`,
+    `  fidelity (sample of ${fid.pages} pages): ${fid.blocks} blocks Readability kept, ${fid.missing.length} missing from our Markdown, ` +
+      `${fid.missingInContent} of them inside the content the page marks (or on a page marking none) ${verdict(fid.missingInContent === 0)}`,
   );
   for (const miss of fid.missing.slice(0, 5)) console.log(`    ${miss.page}: "${miss.block.slice(0, 100)}"`);
 }
@@ -286,6 +292,7 @@ export async function benchDocs(): Promise<void> {
   for (const corpus of corpora) printCorpus(await benchCorpus(corpus, concurrency, sample), concurrency);
 
   const dev = corpora[0]!;
+  if (shots === 0) return;
   const site = new DocsSite(dev.root);
   await site.start();
   try {

@@ -44,6 +44,17 @@ export function readabilityBlocks(html: string, url: string): string[] {
   return blocks;
 }
 
+/**
+ * The letters of the content the page itself marks as its main content
+ * (`<main>`, `role="main"`), or null when it marks none: a block Readability
+ * kept from outside it (a site footer) is chrome by the page's own account.
+ */
+export function markedContentWords(html: string): string | null {
+  const { document } = parseHTML(html);
+  const marked = document.querySelector('main, [role="main"]');
+  return marked ? words(marked.textContent ?? '') : null;
+}
+
 /** The blocks of `blocks` whose letters and digits do not appear in `markdown` (in order, contiguously). */
 export function missingBlocks(blocks: readonly string[], markdown: string): string[] {
   const haystack = markdownWords(markdown);
