@@ -128,8 +128,17 @@ describe('assertAddressAllowed', () => {
     }
     expect(caught).toBeInstanceOf(PageError);
     expect((caught as PageError).code).toBe('unprocessable_url');
-    expect((caught as PageError).message).toContain('internal.example (10.0.0.5)');
-    expect((caught as PageError).message).toContain('private network');
+    expect((caught as PageError).message).toContain(
+      'internal.example: it resolves to a private network address',
+    );
+    // What the server's DNS answered is not the caller's business (issue 16: it was `internal.example (10.0.0.5)`).
+    expect((caught as PageError).message).not.toContain('10.0.0.5');
+  });
+
+  it('names a literal address as given', () => {
+    expect(() => assertAddressAllowed('127.0.0.1', '127.0.0.1', false)).toThrow(
+      /refused to connect to 127\.0\.0\.1: a loopback address/,
+    );
   });
   it('passes public addresses, and anything when private networks are allowed', () => {
     expect(() => assertAddressAllowed('a', '8.8.4.4', false)).not.toThrow();

@@ -206,12 +206,19 @@ export function isAllowedClass(kind: AddressClass, allowPrivateNetworks: boolean
   return allowPrivateNetworks;
 }
 
-/** The guard's refusal of one address, as a PageError `unprocessable_url`. */
+/**
+ * The guard's refusal of one address, as a PageError `unprocessable_url`. A
+ * name's address is not shown, only its class: the message goes to the
+ * caller, who must not learn what the server's DNS answers.
+ */
 export function addressRefused(host: string, address: string, kind: AddressClass): PageError {
-  const shown = host === address ? address : `${host} (${address})`;
+  const what =
+    host === address
+      ? `${address}: ${describeAddressClass(kind)}`
+      : `${host}: it resolves to ${describeAddressClass(kind)}`;
   return new PageError(
     'unprocessable_url',
-    `refused to connect to ${shown}: ${describeAddressClass(kind)}; private networks are not allowed (WEBDATA_ALLOW_PRIVATE_NETWORKS or --allow-private-networks lets a self-hosted server fetch them)`,
+    `refused to connect to ${what}; private networks are not allowed (WEBDATA_ALLOW_PRIVATE_NETWORKS or --allow-private-networks lets a self-hosted server fetch them)`,
   );
 }
 

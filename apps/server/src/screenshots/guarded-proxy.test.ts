@@ -97,7 +97,8 @@ describe('startGuardedProxy', () => {
         'unprocessable_url',
         'unprocessable_url',
       ]);
-      expect(proxy.refusals[0]?.message).toMatch(/private\.test \(127\.0\.0\.2\): a loopback address/);
+      expect(proxy.refusals[0]?.message).toMatch(/private\.test: it resolves to a loopback address/);
+      expect(proxy.refusals[0]?.message).not.toContain('127.0.0.2');
     } finally {
       await proxy.close();
     }
