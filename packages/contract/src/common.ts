@@ -23,9 +23,15 @@ export const HttpUrl = z
   .refine(isAbsoluteHttpUrl, { message: 'must be an absolute http or https URL' })
   .meta({ format: 'uri', example: 'https://example.org/' });
 
-/** True when `value` parses as an absolute URL with the `http:` or `https:` scheme and a host. */
+/**
+ * True when `value` is written as an absolute `http:` or `https:` URL with a
+ * host right after `//`, and parses as one. The text is checked, not only the
+ * parse: WHATWG parsing repairs `http:///x` and `http:\\x` into `http://x/`
+ * and drops tabs and line breaks anywhere, so a URL the caller did not write
+ * would be fetched.
+ */
 export function isAbsoluteHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
+  if (!/^https?:\/\/[^/\\?#@\s]/i.test(value) || /[\t\n\r]/.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
