@@ -7,11 +7,11 @@
  * Settings also come from the environment (WEBDATA_PORT, WEBDATA_HOST, WEBDATA_DATA_DIR, …; see README).
  */
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config-env.js';
-import { createApiKey, verifyApiKey } from './keys.js';
+import { createApiKey } from './keys.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { WebDataServer } from './server.js';
 import { openStore } from './store/open-store.js';
@@ -90,8 +90,9 @@ async function main(argv: string[]): Promise<number> {
 
 /**
  * The key made on first start is also kept in `first-api-key` (mode 0600) in
- * the data directory, so `pnpm start` can show it again on the next start;
- * the database itself only holds hashes. Delete the file to stop that.
+ * the data directory, for whoever missed the banner; the database itself only
+ * holds hashes. The key is printed only on the start that made it: service
+ * logs keep every start's banner, so later starts name the file instead.
  */
 const FIRST_KEY_FILE = 'first-api-key';
 
@@ -104,20 +105,24 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   } else {
     const keyFile = join(config.dataDir, FIRST_KEY_FILE);
     const active = (await server.store.listApiKeys()).filter((key) => key.revokedAt === null);
-    let shownKey: string | null = null;
+    let createdKey: string | null = null;
     if (active.length === 0) {
-      shownKey = (await createApiKey(server.store, { name: 'first' })).key;
-      writeFileSync(keyFile, `${shownKey}\n`, { mode: 0o600 });
-    } else if (existsSync(keyFile)) {
-      const saved = readFileSync(keyFile, 'utf8').trim();
-      if (await verifyApiKey(server.store, saved)) shownKey = saved;
+      createdKey = (await createApiKey(server.store, { name: 'first' })).key;
+      writeFileSync(keyFile, `${createdKey}\n`, { mode: 0o600 });
     }
     const url = await server.listen();
     console.log(
       `webdata is listening on ${url}  (data: ${config.dataDir}; store: ${server.storeDescription})`,
     );
-    if (shownKey) console.log(`API key: ${shownKey}`);
-    else console.log('API keys: `webdata-server keys list`; a new one: `webdata-server keys create`');
+    if (createdKey) {
+      console.log(`API key: ${createdKey}`);
+      console.log(`(made now and printed only now; also kept in ${keyFile}, mode 0600)`);
+    } else {
+      const saved = existsSync(keyFile) ? ` (the first one is in ${keyFile})` : '';
+      console.log(
+        `API keys: \`webdata-server keys list\`${saved}; a new one: \`webdata-server keys create\``,
+      );
+    }
     console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);
   }
   if (config.runWorkers) {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,6 +45,27 @@ describe('webdata-server command line', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await call('GET', '/api/v1/runs')).status).toBe(401);
     expect(await cli('keys', 'list')).toMatch(new RegExp(`${id}.*revoked=`));
+  });
+
+  it('prints the first key only on the start that made it, and names its file on later starts', {
+    timeout: 120_000,
+  }, async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+    try {
+      const first = await spawnServer(fresh);
+      first.child.kill('SIGTERM');
+      await exited(first.child);
+      expect(first.apiKey).toMatch(/^wd_key_/);
+      const second = await spawnServer(fresh);
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+      expect(second.apiKey).toBeNull();
+      expect(second.output()).not.toContain(first.apiKey!.split('_').at(-1)!);
+      expect(second.output()).toContain(join(fresh, 'first-api-key'));
+      expect(readFileSync(join(fresh, 'first-api-key'), 'utf8').trim()).toBe(first.apiKey);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   it('logs requests without ever writing an API key into the log', async () => {
