@@ -59,6 +59,16 @@ export interface ServerConfig {
   maxBodyBytes: number;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /**
+   * Requests without a valid API key (401) per second per client address, and
+   * the burst; past them such requests get 429. A valid key is never held
+   * back by this, so clients sharing an address (a proxy) keep working.
+   */
+  authFailureRatePerSecond: number;
+  authFailureBurst: number;
+  /** Time for a request's headers, and for all of it with its body, to arrive (408 past either). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   deepCrawlCeiling: number;
   signedUrlTtlSeconds: number;
   /** Longest a request schema may take to compile (or an output to be checked) on the schema thread. */
@@ -103,6 +113,10 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     maxBodyBytes: LIMITS.maxBodyBytes,
     rateLimitPerSecond: LIMITS.rateLimitPerSecond,
     rateLimitBurst: LIMITS.rateLimitBurst,
+    authFailureRatePerSecond: 5,
+    authFailureBurst: 20,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
     deepCrawlCeiling: LIMITS.defaultDeepCrawlCeiling,
     signedUrlTtlSeconds: LIMITS.signedUrlTtlSeconds,
     schemaBudgetMs: 5000,

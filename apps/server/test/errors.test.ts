@@ -179,4 +179,32 @@ describe('4xx answers of api-v1.md', () => {
       await strict.close();
     }
   });
+
+  it('429 rate_limited with Retry-After past the 401 limit per address; a valid key is still served', async () => {
+    const strict = await startServer({
+      dataDir: join(server.dataDir, 'strict-401'),
+      logLevel: 'silent',
+      runWorkers: false,
+      authFailureRatePerSecond: 1,
+      authFailureBurst: 3,
+    });
+    try {
+      const guessing = apiClient(
+        strict.url,
+        'wd_key_00000000000000000000000000_guessguessguessguessguessguessgu',
+      );
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await guessing('GET', '/api/v1/runs')).status);
+      expect(statuses).toEqual([401, 401, 401]);
+      const refused = await guessing('GET', '/api/v1/runs');
+      expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // No key at all counts the same.
+      expectError(await apiClient(strict.url, '')('GET', '/api/v1/runs'), 429, 'rate_limited');
+      // The same address with a valid key is served.
+      expect((await apiClient(strict.url, strict.apiKey)('GET', '/api/v1/runs')).status).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
 });

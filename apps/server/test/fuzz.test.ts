@@ -60,14 +60,21 @@ interface FuzzRequest {
   body?: string | Buffer;
 }
 
-async function send(req: FuzzRequest): Promise<{ status: number; contentType: string; text: string }> {
+async function send(
+  req: FuzzRequest,
+): Promise<{ status: number; contentType: string; requestId: unknown; text: string }> {
   const response = await request(`${server.url}${req.path}`, {
     method: req.method,
     headers: req.headers,
     body: req.body,
   });
   const text = await response.body.text();
-  return { status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), text };
+  return {
+    status: response.statusCode,
+    contentType: String(response.headers['content-type'] ?? ''),
+    requestId: response.headers['x-request-id'],
+    text,
+  };
 }
 
 /** Renders a request for a failure message: enough to replay it, with big bodies cut. */
@@ -90,7 +97,8 @@ function describeRequest(req: FuzzRequest): string {
 }
 
 /**
- * The property: never a 5xx; a 4xx carries the strict error body; keyless
+ * The property: never a 5xx; a 4xx carries the strict error body and an
+ * `x-request-id` header equal to its `request_id`; keyless
  * requests to authenticated routes are 401.
  */
 async function checkAnswer(req: FuzzRequest, authenticated: boolean): Promise<void> {
@@ -102,6 +110,7 @@ async function checkAnswer(req: FuzzRequest, authenticated: boolean): Promise<vo
     expect(answer.contentType, context).toMatch(/^application\/json/);
     const parsed = ErrorBody.safeParse(JSON.parse(answer.text));
     expect(parsed.success, `${context}\n${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    expect(answer.requestId, context).toBe(parsed.data!.error.request_id);
   }
   const key = req.headers['x-api-key'];
   if (authenticated && key !== server.apiKey && routable(req.path)) expect(answer.status, context).toBe(401);

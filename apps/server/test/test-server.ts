@@ -52,7 +52,7 @@ async function databaseForTest(): Promise<{ url: string; release: () => Promise<
  *
  * - `validateResponses: true`: every answer is checked against its strict
  *   contract schema, so a test fails on any response that breaks the contract;
- * - `rateLimitPerSecond` / `rateLimitBurst` of 100 000: the key rate limit
+ * - `rateLimitPerSecond` / `rateLimitBurst` (and the 401 limit per address) of 100 000: the rate limits
  *   never gets in the way of a test's burst of calls (test the limit itself on
  *   a server of its own);
  * - `allowPrivateNetworks: true`: the fixture sites the tests crawl listen on
@@ -80,6 +80,8 @@ export async function startTestServer(
       validateResponses: true,
       rateLimitPerSecond: 100_000,
       rateLimitBurst: 100_000,
+      authFailureRatePerSecond: 100_000,
+      authFailureBurst: 100_000,
       ...overrides,
       dataDir,
       databaseUrl: database?.url,

@@ -13,6 +13,8 @@ import { RateLimiter } from './rate-limiter.js';
 export function registerAuth(app: FastifyInstance, context: ApiContext): void {
   const keys = new ApiKeyCache(context.store);
   const limiter = new RateLimiter(context.config.rateLimitPerSecond, context.config.rateLimitBurst);
+  // Refusals per client address: key guessing and 401 floods (each one logged) are slowed down.
+  const refusals = new RateLimiter(context.config.authFailureRatePerSecond, context.config.authFailureBurst);
   app.decorateRequest('owner', '');
   app.decorateRequest('keyId', '');
   app.addHook('onRequest', async (request, reply) => {
@@ -28,6 +30,18 @@ export function registerAuth(app: FastifyInstance, context: ApiContext): void {
     const presented = request.headers['x-api-key'];
     const key = typeof presented === 'string' ? await keys.verify(presented) : null;
     if (!key) {
+      const wait = refusals.take(request.ip);
+      if (wait > 0) {
+        return sendError(
+          reply,
+          request,
+          new ServiceError(
+            'rate_limited',
+            `too many requests without a valid API key from this address; retry in ${wait} s`,
+            { retryAfterSeconds: wait },
+          ),
+        );
+      }
       const message =
         presented === undefined
           ? 'the x-api-key header is required'

@@ -1,4 +1,5 @@
-import { buildOpenApiDocument } from '@webdata/contract';
+import type { Socket } from 'node:net';
+import { buildOpenApiDocument, type ErrorBody } from '@webdata/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { requestIds } from '../ids.js';
@@ -7,12 +8,24 @@ import { registerAuth } from './auth.js';
 import type { ApiContext } from './context.js';
 import { registerErrorHandling, sendError } from './error-handler.js';
 import { parseJsonBody } from './json-body.js';
+import { clientErrorHandler, HTTP_LIMITS, refuseSocket } from './raw-errors.js';
 import { registerResultRoutes } from './routes/results.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSearchRoutes } from './routes/search.js';
 
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A JSON body's text; bytes that are not UTF-8 are refused (400), never replaced silently. */
+function decodeUtf8(body: Buffer): string {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw new ServiceError('invalid_request', 'request body is not valid UTF-8');
+  }
+}
 
 /** Logged URLs lose their signed-URL signatures; nothing else secret is ever in a URL. */
 function redactUrl(url: string): string {
@@ -47,11 +60,49 @@ export function buildApi(context: ApiContext): FastifyInstance {
     frameworkErrors: (error, request, reply) => {
       sendError(reply, request, new ServiceError('invalid_request', `malformed request: ${error.message}`));
     },
+    // A slow or stalled request is cut off (408) rather than held forever; the answer may take longer (long polls).
+    requestTimeout: context.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(context.config.headersTimeoutMs, context.config.requestTimeoutMs),
+      connectionsCheckingInterval: HTTP_LIMITS.timeoutCheckMs,
+      maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
+      // Node answers a missing Host with an empty 400 of its own; the hook below answers it in our shape.
+      requireHostHeader: false,
+    },
+    // What Node's HTTP parser refuses is answered with the one error body too.
+    clientErrorHandler: clientErrorHandler(nextRequestId),
+  });
+  app.server.maxConnections = HTTP_LIMITS.maxConnections;
+  // Without a listener Node drops a CONNECT (or an Upgrade) unanswered; neither is served here.
+  app.server.on('connect', (_request, socket) =>
+    refuseSocket(socket as Socket, 'CONNECT is not served here', nextRequestId()),
+  );
+  // Node answers an `Expect` other than 100-continue with an empty 417 of its own.
+  app.server.on('checkExpectation', (_request, response) => {
+    const requestId = nextRequestId();
+    const body: ErrorBody = {
+      error: {
+        code: 'invalid_request',
+        message: 'the only Expect this server meets is 100-continue',
+        request_id: requestId,
+      },
+    };
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    response.end(JSON.stringify(body));
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      return sendError(reply, request, new ServiceError('invalid_request', 'the Host header is required'));
+    }
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser<Buffer>('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(decodeUtf8(body)));
     } catch (error) {
       done(error as Error, undefined);
     }

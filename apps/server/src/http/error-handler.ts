@@ -38,6 +38,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: S
       request_id: request.id,
     },
   };
+  // Set here too: some errors (the router's, a missing Host) are answered before the hook that sets it.
+  reply.header('x-request-id', request.id);
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
