@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 describe('webdata-server command line', () => {
-  it('prints a key on first start; keys create, list and revoke work beside a running server', async () => {
+  // Five command runs through tsx: on a loaded two-core machine that alone can take half a minute.
+  it('prints a key on first start; keys create, list and revoke work beside a running server', {
+    timeout: 120_000,
+  }, async () => {
     expect(server.apiKey).toMatch(/^wd_key_/);
     const created = await cli('keys', 'create', '--name', 'ci');
     const key = /(wd_key_\S+)/.exec(created)![1]!;
