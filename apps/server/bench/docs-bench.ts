@@ -68,9 +68,13 @@ function onceFigures(served: Map<string, number>, all: ReadonlySet<string>) {
   return { distinct: served.size, twice, missed };
 }
 
-/** Every result of a run with its Markdown (url → markdown). */
-async function markdownByUrl(call: ApiCall, runId: string): Promise<Map<string, string>> {
+/** Every result of a run with its Markdown (url → markdown), and its failed pages counted by error code. */
+async function markdownByUrl(
+  call: ApiCall,
+  runId: string,
+): Promise<{ byUrl: Map<string, string>; failures: Map<string, number> }> {
   const byUrl = new Map<string, string>();
+  const failures = new Map<string, number>();
   let cursor: string | null = null;
   do {
     const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
@@ -81,10 +85,14 @@ async function markdownByUrl(call: ApiCall, runId: string): Promise<Map<string, 
     if (status !== 200) throw new Error(`results of ${runId}: HTTP ${status} ${JSON.stringify(body)}`);
     for (const result of body.data) {
       if (typeof result.content === 'string') byUrl.set(result.url, result.content);
+      if (result.error) {
+        const key = `${result.error.code}${result.http_status ? ` ${result.http_status}` : ''}`;
+        failures.set(key, (failures.get(key) ?? 0) + 1);
+      }
     }
     cursor = body.next_cursor ?? null;
   } while (cursor);
-  return byUrl;
+  return { byUrl, failures };
 }
 
 /** Every `step`-th of the sorted items, `count` at most: a sample that does not depend on crawl order. */
@@ -131,6 +139,8 @@ interface CorpusFigures {
   ours: CrawlFigures & ReturnType<typeof onceFigures>;
   crawlee: CrawlFigures & ReturnType<typeof onceFigures>;
   fidelity: FidelityFigures;
+  /** Our failed pages by error code (links to files that are not pages, or not there). */
+  failures: Map<string, number>;
 }
 
 async function benchCorpus(corpus: Corpus, concurrency: number, sample: number): Promise<CorpusFigures> {
@@ -139,10 +149,13 @@ async function benchCorpus(corpus: Corpus, concurrency: number, sample: number):
   try {
     const startUrl = `${site.url}/${corpus.start}`;
     let markdown = new Map<string, string>();
+    let failures = new Map<string, number>();
     const ours = await crawlWithServer(startUrl, 100_000, concurrency, {
       request: { max_depth: 100, formats: ['markdown'] },
       inspect: async (call, runId) => {
-        markdown = await markdownByUrl(call, runId);
+        const read = await markdownByUrl(call, runId);
+        markdown = read.byUrl;
+        failures = read.failures;
       },
     });
     const oursServed = site.htmlServed();
@@ -157,6 +170,7 @@ async function benchCorpus(corpus: Corpus, concurrency: number, sample: number):
       ours: { ...ours, ...onceFigures(oursServed, all) },
       crawlee: { ...crawlee, ...onceFigures(crawleeServed, all) },
       fidelity,
+      failures,
     };
   } finally {
     await site.stop();
@@ -267,6 +281,10 @@ function printCorpus(f: CorpusFigures, concurrency: number): void {
       `RSS peak ${f.ours.rssPeakMb} MB (goal ≤ ${GOALS.rssMb}) ${verdict(f.ours.rssPeakMb <= GOALS.rssMb)}; ` +
       `every page exactly once: ${once ? 'yes' : `NO (${f.ours.twice} twice+, missed ${f.ours.missed.slice(0, 3).join(' ')})`}`,
   );
+  if (f.failures.size > 0) {
+    const list = [...f.failures].map(([code, n]) => `${code} ×${n}`).join(', ');
+    console.log(`  our failed pages (not HTML pages, or missing): ${list}`);
+  }
   const fid = f.fidelity;
   console.log(
     `  fidelity (sample of ${fid.pages} pages): ${fid.blocks} blocks Readability kept, ${fid.missing.length} missing from our Markdown, ` +
