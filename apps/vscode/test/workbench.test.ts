@@ -49,6 +49,8 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
       home: `${environment.scratch}/code-server`,
       settings: { 'webdata.baseUrl': environment.server.url },
       vsix: [vsix],
+      // Off: with it, VS Code shows no notification toasts, and the progress notification is one of the steps.
+      smokeTestDriver: false,
     });
     browser = await launchBrowser();
     page = browser.pages()[0] ?? (await browser.newPage());
@@ -100,9 +102,14 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await (await nextQuickInput(page, 'Fields as name:type')).fill('name!:string, price:number');
     await page.keyboard.press('Enter');
 
-    // In flight: a spinning row in the tree (and, on the screenshot, the progress notification).
+    // In flight: a spinning row in the tree, and the progress notification with its counts.
     const run = rows.filter({ hasText: 'Extract · ' }).first();
     await run.locator('.codicon-loading').waitFor({ timeout: 30_000 });
+    const progress = page.locator('.notifications-toasts .notification-toast', {
+      hasText: 'Extraction from 2 URLs',
+    });
+    await progress.waitFor();
+    await expect.poll(() => progress.textContent(), { timeout: 20_000 }).toMatch(/\d\/2 pages succeeded/);
     await shoot('run-in-flight');
 
     // Completed, with nobody refreshing the view.

@@ -41,6 +41,12 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** vsix files to install before starting. */
   vsix?: string[];
+  /**
+   * VS Code's smoke test driver (default on): it lets the page URL load an
+   * `extensionTestsPath`, and it also suppresses notification toasts, so a
+   * test that looks at the workbench as a user sees it turns it off.
+   */
+  smokeTestDriver?: boolean;
 }
 
 /**
@@ -92,8 +98,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      '--vscode-option',
-      'enable-smoke-test-driver',
+      ...(options.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
