@@ -30,6 +30,10 @@ interface ActivationLine {
   activateMs: number;
   totalMs: number;
 }
+interface ClientLine {
+  measure: 'client';
+  loadMs: number;
+}
 interface RequestsLine {
   measure: 'requests';
   runs: number;
@@ -81,10 +85,11 @@ async function main(): Promise<void> {
     }
     const reported = lines.flatMap((line) => {
       const json = /BENCH (\{.*\})/.exec(line)?.[1];
-      return json ? [JSON.parse(json) as ActivationLine | RequestsLine] : [];
+      return json ? [JSON.parse(json) as ActivationLine | ClientLine | RequestsLine] : [];
     });
     const activation = reported.find((line): line is ActivationLine => line.measure === 'activation');
     const requests = reported.find((line): line is RequestsLine => line.measure === 'requests');
+    const clientLine = reported.find((line): line is ClientLine => line.measure === 'client');
     if (!activation || !requests) throw new Error(`the bench reported no figures:\n${lines.join('\n')}`);
 
     // Baseline: the same runs in flight, each followed on its own, as long as the view was counted.
@@ -108,6 +113,9 @@ async function main(): Promise<void> {
       `activation: ${activation.totalMs} ms of extension-host time (bundle load ${activation.loadMs} ms + activate ${activation.activateMs} ms)` +
         `${activation.observedMs !== null ? `; seen by the caller of activate(): ${activation.observedMs} ms` : ''}` +
         ` — budget ${BUDGET.activationMs} ms: ${mark(ok.activation)}`,
+    );
+    console.log(
+      `client library (@webdata/core, loaded on first use, after activation): ${clientLine?.loadMs ?? '?'} ms`,
     );
     console.log(`runs in the view: ${requests.runs}, in flight: ${requests.inFlight}`);
     console.log(

@@ -4,6 +4,7 @@
 // left to the extension host. Workspace packages are bundled from their
 // TypeScript sources (the `source` export condition), so nothing else needs
 // building first. `--watch` rebuilds on change.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { build, context } from 'esbuild';
 
 const shared = {
@@ -18,6 +19,51 @@ const shared = {
   logLevel: 'warning',
 };
 
+// `@webdata/core` (with zod and undici, nine tenths of the code) is bundled apart, as
+// dist/core.js, and loaded on its first use rather than when the extension activates: the
+// extension's imports of it resolve to `require("./core.js")`, each of which is then replaced
+// (same length, so the source map stays right) by `__webdataCore`, a proxy defined in the
+// banner that requires the module when one of its exports is first read. Exports are read
+// when used, never at load (esbuild compiles `import { x }` to reads of `module.x` where `x`
+// is used), so nothing loads it before the first connection or run snapshot needs it.
+const CORE_REQUIRE = 'require("./core.js")';
+const LAZY_CORE = '__webdataCore'.padEnd(CORE_REQUIRE.length, ' ');
+const BANNER = [
+  '"use strict";',
+  // Read by extension.ts: how long loading the bundle takes (part of the activation time).
+  'var __webdataBundleStart = performance.now();',
+  'var __webdataCoreModule, __webdataCoreLoadMs;',
+  'var __webdataCore = new Proxy({}, { get(_, key) {',
+  '  if (__webdataCoreModule === undefined) {',
+  '    var started = performance.now();',
+  `    __webdataCoreModule = ${CORE_REQUIRE};`,
+  '    __webdataCoreLoadMs = performance.now() - started;',
+  '  }',
+  '  return __webdataCoreModule[key];',
+  '} });',
+].join(' ');
+
+const coreApart = {
+  name: 'core-apart',
+  setup(builder) {
+    builder.onResolve({ filter: /^@webdata\/core$/ }, () => ({ path: './core.js', external: true }));
+    builder.onEnd((result) => {
+      if (result.errors.length > 0) return;
+      const file = 'dist/extension.js';
+      const [banner, ...rest] = readFileSync(file, 'utf8').split('\n');
+      const body = rest.join('\n');
+      // Only plain `x = require("./core.js")`: a wrapped one (`__toESM(require(...))`) would copy the proxy's no keys.
+      const unexpected = body
+        .split(CORE_REQUIRE)
+        .slice(0, -1)
+        .filter((before) => !before.endsWith('='));
+      if (unexpected.length > 0)
+        throw new Error('dist/extension.js reads @webdata/core other than by named imports');
+      writeFileSync(file, [banner, body.replaceAll(CORE_REQUIRE, LAZY_CORE)].join('\n'));
+    });
+  },
+};
+
 const targets = [
   {
     ...shared,
@@ -25,8 +71,14 @@ const targets = [
     outdir: 'dist',
     external: ['vscode'],
     minify: true,
-    // Read by extension.ts: how long loading the bundle takes (part of the activation time).
-    banner: { js: '"use strict";var __webdataBundleStart = performance.now();' },
+    banner: { js: BANNER },
+    plugins: [coreApart],
+  },
+  {
+    ...shared,
+    entryPoints: { core: 'src/core-bundle.ts' },
+    outdir: 'dist',
+    minify: true,
   },
   {
     ...shared,

@@ -17,7 +17,15 @@ export function stage() {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const { scripts, dependencies, devDependencies, private: _private, ...shipped } = manifest;
   // `files` says what the vsix holds (vsce packs the folder otherwise, and warns).
-  const files = ['dist/extension.js', 'media', 'walkthrough', 'README.md', 'CHANGELOG.md', 'LICENSE'];
+  const files = [
+    'dist/extension.js',
+    'dist/core.js',
+    'media',
+    'walkthrough',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+  ];
   writeFileSync(
     join(STAGE, 'package.json'),
     `${JSON.stringify({ ...shipped, name: 'webdata', files }, null, 2)}\n`,
@@ -25,7 +33,7 @@ export function stage() {
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(STAGE, file));
   for (const folder of ['media', 'walkthrough'])
     cpSync(join(root, folder), join(STAGE, folder), { recursive: true });
-  cpSync(join(root, 'dist', 'extension.js'), join(STAGE, 'dist', 'extension.js'));
+  for (const file of ['extension.js', 'core.js']) cpSync(join(root, 'dist', file), join(STAGE, 'dist', file));
   return STAGE;
 }
 

@@ -68,6 +68,8 @@ const COMMANDS: Command[] = [
  * the top of `dist/extension.js` (absent when the sources run unbundled).
  */
 declare const __webdataBundleStart: number | undefined;
+/** Milliseconds loading `dist/core.js` took, once something used `@webdata/core` (see scripts/build.mjs). */
+declare const __webdataCoreLoadMs: number | undefined;
 /** Milliseconds from the bundle's first line to here, once every module in it is initialised. */
 const LOAD_MS = typeof __webdataBundleStart === 'number' ? performance.now() - __webdataBundleStart : 0;
 
@@ -86,6 +88,11 @@ export interface WebDataExtension {
   activationMs: number;
   /** Milliseconds loading the bundle took (its modules initialised), before `activate` ran. */
   loadMs: number;
+  /**
+   * Milliseconds loading the client library (`@webdata/core`, bundled apart
+   * and loaded on first use) took; `undefined` until it is used.
+   */
+  clientLoadMs(): number | undefined;
 }
 
 /**
@@ -205,7 +212,8 @@ export function activate(context: vscode.ExtensionContext): WebDataExtension {
   void connection.reconnect();
   const activationMs = LOAD_MS + performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms (loading the bundle ${LOAD_MS.toFixed(1)} ms)`);
-  return { services, statusBar, activationMs, loadMs: LOAD_MS };
+  const clientLoadMs = () => (typeof __webdataCoreLoadMs === 'number' ? __webdataCoreLoadMs : undefined);
+  return { services, statusBar, activationMs, loadMs: LOAD_MS, clientLoadMs };
 }
 
 export function deactivate(): void {

@@ -3,9 +3,17 @@ import * as vscode from 'vscode';
 import type { RunFilter } from '../runs/run-types.js';
 import type { Services } from '../services.js';
 
-/** Every run status and type of the v1 contract, as the filters offer them. */
-export const RUN_STATUSES: readonly string[] = [...IN_FLIGHT_STATUSES, ...TERMINAL_STATUSES];
-export const RUN_TYPES: readonly string[] = RunType.options;
+/**
+ * Every run status and type of the v1 contract, as the filters offer them.
+ * Functions, not constants: `@webdata/core` loads on first use, not with the extension.
+ */
+export function runStatuses(): readonly string[] {
+  return [...IN_FLIGHT_STATUSES, ...TERMINAL_STATUSES];
+}
+
+export function runTypes(): readonly string[] {
+  return RunType.options;
+}
 
 /** Filters the Runs view (the server's own filters, so the list is fetched anew) and shows the filter. */
 export async function applyFilter(services: Services, filter: RunFilter): Promise<void> {
