@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allOf, anyOf, nearOf, parseSearchQuery } from './query-parser.js';
+import { matchOf, parseSearchQuery } from './query-parser.js';
 
 function expressions(text: string, options = {}): string[] {
   return parseSearchQuery(text, options).clauses.map((c) => c.expression);
@@ -46,11 +46,34 @@ describe('parseSearchQuery', () => {
     expect(expressions(many)).toHaveLength(24);
   });
 
-  it('joins clauses for AND, OR and NEAR', () => {
-    const parsed = parseSearchQuery('sqlite "write ahead" log');
-    expect(allOf(parsed)).toBe('"sqlite" AND "write ahead" AND "log"*');
-    expect(anyOf(parsed)).toBe('"sqlite" OR "write ahead" OR "log"*');
-    expect(nearOf(parsed, 10)).toBe('NEAR("sqlite" "write ahead" "log"*, 10)');
-    expect(nearOf(parseSearchQuery('one'), 10)).toBeNull();
+  it('keeps words that change the meaning: not, no, without', () => {
+    expect(expressions('merge without a commit')).toEqual(['"merge"', '"without"', '"commit"*']);
+    expect(expressions('why is it not equal')).toEqual(['"not"', '"equal"*']);
+  });
+
+  it('reads +must, -not and quoted phrases as constraints, other words as any-of', () => {
+    const modes = (text: string) => parseSearchQuery(text).clauses.map((c) => `${c.mode} ${c.expression}`);
+    expect(modes('+sqlite wal -"write ahead" -journal')).toEqual([
+      'must "sqlite"',
+      'should "wal"',
+      'not "write ahead"',
+      'not "journal"',
+    ]);
+    expect(modes('"rate limit" headers')).toEqual(['must "rate limit"', 'should "headers"*']);
+    // A hyphen inside a word is no operator.
+    expect(modes('e-mail -')).toEqual(['should "e mail"']);
+  });
+
+  it('joins clauses into one FTS5 expression: any word, every must, no not', () => {
+    expect(matchOf(parseSearchQuery('sqlite write ahead log'))).toBe(
+      '("sqlite" OR "write" OR "ahead" OR "log"*)',
+    );
+    expect(matchOf(parseSearchQuery('sqlite "write ahead" log'))).toBe(
+      '"write ahead" AND ("sqlite" OR "write ahead" OR "log"*)',
+    );
+    expect(matchOf(parseSearchQuery('+sqlite +wal'))).toBe('"sqlite" AND "wal"*');
+    expect(matchOf(parseSearchQuery('cache -redis'))).toBe('("cache") NOT ("redis")');
+    expect(matchOf(parseSearchQuery('-redis'))).toBeNull();
+    expect(matchOf(parseSearchQuery('!!'))).toBeNull();
   });
 });

@@ -11,7 +11,15 @@ export interface QueryClause {
   prefix: boolean;
   /** An unquoted stop word (`the`, `how`, `don't`): dropped while a content word remains. */
   stopWord: boolean;
+  /**
+   * `should`: ranks documents that hold it higher; `must`: documents must hold it (`+word`, or a
+   * quoted phrase); `not`: documents must not hold it (`-word`, `-"a phrase"`).
+   */
+  mode: ClauseMode;
 }
+
+/** How a clause constrains the matching documents (see {@link QueryClause.mode}). */
+export type ClauseMode = 'should' | 'must' | 'not';
 
 /** A user query turned into FTS5 clauses; empty when it held no searchable word. */
 export interface ParsedQuery {
@@ -66,7 +74,11 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
       const words = wordsOf(piece);
       const next = pieces[i + 1] ?? '';
       const prefix = next.startsWith('*') && (words.at(-1)?.length ?? 0) >= MIN_EXPLICIT_PREFIX;
-      if (words.length > 0) clauses.push(clause(words, words.length > 1, prefix, false));
+      // A '-' right before the opening quote excludes the phrase; otherwise a quoted phrase is required.
+      const before = pieces[i - 1] ?? '';
+      const negated = /(^|\s)-$/.test(before);
+      if (words.length > 0)
+        clauses.push(clause(words, words.length > 1, prefix, false, negated ? 'not' : 'must'));
       if (prefix) pieces[i + 1] = next.slice(1);
       continue;
     }
@@ -74,8 +86,14 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
       const words = wordsOf(chunk);
       if (words.length === 0) continue;
       const prefix = chunk.endsWith('*') && (words.at(-1)?.length ?? 0) >= MIN_EXPLICIT_PREFIX;
+      const mode: ClauseMode = /^\+[\p{L}\p{N}]/u.test(chunk)
+        ? 'must'
+        : /^-[\p{L}\p{N}]/u.test(chunk)
+          ? 'not'
+          : 'should';
       const bare = chunk.replace(/\u2019/g, "'").replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-      clauses.push(clause(words, words.length > 1, prefix, !prefix && STOP_WORDS.has(bare.toLowerCase())));
+      const stopWord = !prefix && mode === 'should' && STOP_WORDS.has(bare.toLowerCase());
+      clauses.push(clause(words, words.length > 1, prefix, stopWord, mode));
     }
   }
 
@@ -87,48 +105,62 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
   kept = dedupe(kept).slice(0, MAX_QUERY_CLAUSES);
 
   const last = kept.at(-1);
-  if (prefixLastWord && last !== undefined && !last.phrase && !last.prefix) {
+  if (prefixLastWord && last !== undefined && !last.phrase && !last.prefix && last.mode !== 'not') {
     const word = last.words[0] ?? '';
     if ([...word].length >= MIN_IMPLICIT_PREFIX && !/^\p{N}+$/u.test(word)) {
-      kept[kept.length - 1] = clause(last.words, false, true, false);
+      kept[kept.length - 1] = clause(last.words, false, true, false, last.mode);
     }
   }
   return { clauses: kept };
 }
 
-/** The FTS5 expression that requires every clause. */
-export function allOf(query: ParsedQuery): string {
-  return query.clauses.map((c) => c.expression).join(' AND ');
-}
-
-/** The FTS5 expression that requires any clause. */
-export function anyOf(query: ParsedQuery): string {
-  return query.clauses.map((c) => c.expression).join(' OR ');
+/** The clauses that select and rank documents (every clause but the `not` ones). */
+export function positiveClauses(query: ParsedQuery): QueryClause[] {
+  return query.clauses.filter((c) => c.mode !== 'not');
 }
 
 /**
- * The clauses as one `NEAR` group (all within `distance` tokens of each other),
- * or null when there are fewer than two.
+ * The FTS5 expression of the documents a query finds: any of its words (OR),
+ * all of its `must` clauses, none of its `not` clauses. Null when nothing
+ * positive is left (a query of exclusions only finds nothing). Every clause
+ * stays in the expression so FTS5's bm25() counts it.
  */
-export function nearOf(query: ParsedQuery, distance: number): string | null {
-  if (query.clauses.length < 2) return null;
-  return `NEAR(${query.clauses.map((c) => c.expression).join(' ')}, ${Math.max(0, Math.trunc(distance))})`;
+export function matchOf(query: ParsedQuery): string | null {
+  const positive = positiveClauses(query).map((c) => c.expression);
+  if (positive.length === 0) return null;
+  const must = query.clauses.filter((c) => c.mode === 'must').map((c) => c.expression);
+  const any = positive.length === 1 ? positive[0]! : `(${positive.join(' OR ')})`;
+  const selected =
+    must.length === 0
+      ? any
+      : must.length === positive.length
+        ? must.join(' AND ')
+        : `${must.join(' AND ')} AND ${any}`;
+  const not = query.clauses.filter((c) => c.mode === 'not').map((c) => c.expression);
+  return not.length === 0 ? selected : `(${selected}) NOT (${not.join(' OR ')})`;
 }
 
 function wordsOf(chunk: string): string[] {
   return (chunk.match(WORD) ?? []).filter((w) => HAS_LETTER_OR_NUMBER.test(w)).map((w) => w.toLowerCase());
 }
 
-function clause(words: string[], phrase: boolean, prefix: boolean, stopWord: boolean): QueryClause {
+function clause(
+  words: string[],
+  phrase: boolean,
+  prefix: boolean,
+  stopWord: boolean,
+  mode: ClauseMode = 'should',
+): QueryClause {
   // Words hold no '"', so wrapping them in quotes is a complete escape.
-  return { expression: `"${words.join(' ')}"${prefix ? '*' : ''}`, words, phrase, prefix, stopWord };
+  return { expression: `"${words.join(' ')}"${prefix ? '*' : ''}`, words, phrase, prefix, stopWord, mode };
 }
 
 function dedupe(clauses: QueryClause[]): QueryClause[] {
   const seen = new Set<string>();
   return clauses.filter((c) => {
-    if (seen.has(c.expression)) return false;
-    seen.add(c.expression);
+    const key = `${c.mode} ${c.expression}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
     return true;
   });
 }

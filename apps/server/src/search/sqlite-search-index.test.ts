@@ -86,18 +86,36 @@ describe('SqliteSearchIndex ranking', () => {
       'https://d.example/a',
       'https://d.example/b',
     ]);
-    // Not the last word and no star: whole words only.
-    expect(urls(index.search(OWNER, params('config pipeline')))).toEqual(['https://d.example/b']);
+    // Not the last word and no star: whole words only ("configuration" is no match for "config").
+    expect(urls(index.search(OWNER, params('+config pipeline')))).toEqual(['https://d.example/b']);
   });
 
-  it('requires all words, and falls back to any word when no page holds them all', () => {
+  it('finds pages holding any word, those holding more of the words first', () => {
     const index = newIndex();
-    index.upsert(doc({ url: 'https://d.example/both', body: 'sqlite vacuum reclaims space' }));
     index.upsert(doc({ url: 'https://d.example/one', body: 'sqlite is embedded' }));
-    expect(urls(index.search(OWNER, params('sqlite vacuum')))).toEqual(['https://d.example/both']);
-    // No page holds "postgres", so the answer is every page holding any word, more words first.
-    const fallback = index.search(OWNER, params('sqlite vacuum postgres'));
-    expect(urls(fallback)).toEqual(['https://d.example/both', 'https://d.example/one']);
+    index.upsert(doc({ url: 'https://d.example/both', body: 'sqlite vacuum reclaims space' }));
+    index.upsert(doc({ url: 'https://d.example/none', body: 'postgres autovacuum' }));
+    expect(urls(index.search(OWNER, params('sqlite vacuum')))).toEqual([
+      'https://d.example/both',
+      'https://d.example/one',
+    ]);
+    expect(urls(index.search(OWNER, params('walnut OR sqlite')))).toEqual([
+      'https://d.example/one',
+      'https://d.example/both',
+    ]);
+  });
+
+  it('keeps +must, -not and quoted phrases strict', () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/one', body: 'sqlite is embedded' }));
+    index.upsert(doc({ url: 'https://d.example/both', body: 'sqlite vacuum reclaims space' }));
+    index.upsert(doc({ url: 'https://d.example/pg', body: 'postgres vacuum and autovacuum' }));
+    expect(urls(index.search(OWNER, params('+sqlite +vacuum')))).toEqual(['https://d.example/both']);
+    expect(urls(index.search(OWNER, params('vacuum -sqlite')))).toEqual(['https://d.example/pg']);
+    expect(urls(index.search(OWNER, params('"vacuum reclaims" postgres')))).toEqual([
+      'https://d.example/both',
+    ]);
+    expect(urls(index.search(OWNER, params('-sqlite')))).toEqual([]);
   });
 
   it('ignores stop words so natural questions still find the page', () => {

@@ -1,20 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
-import {
-  type Bm25Weights,
-  type MatchQuery,
-  migrateSearchIndex,
-  SearchDocumentStore,
-} from '../store/sqlite/search/index.js';
-import {
-  allOf,
-  anyOf,
-  nearOf,
-  type ParsedQuery,
-  parseSearchQuery,
-  type QueryParseOptions,
-} from './query-parser.js';
+import { type Bm25Weights, migrateSearchIndex, SearchDocumentStore } from '../store/sqlite/search/index.js';
+import { matchOf, parseSearchQuery, positiveClauses, type QueryParseOptions } from './query-parser.js';
+import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, type RerankWeights, rerank } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
@@ -25,29 +14,20 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
   now?: () => Date;
   /** `bm25()` column weights. Default title 10, headings 4, body 1. */
   weights?: Bm25Weights;
-  /**
-   * In the OR fallback, each query clause a document holds multiplies its
-   * score by `1 + coverageBoost / clauses`: documents with more of the words rank first.
-   */
-  coverageBoost?: number;
-  /**
-   * Score multiplier added when all clauses occur within `proximityWindow`
-   * tokens. Default 0 (off): it did not improve the quality harness.
-   */
-  proximityBoost?: number;
-  proximityWindow?: number;
+  /** Weights of the re-ranking priors (see {@link rerank}). */
+  rerank?: RerankWeights;
+  /** How many of the best bm25 matches are re-ranked. Default 100. */
+  rerankDepth?: number;
 }
 
 export const DEFAULT_WEIGHTS: Bm25Weights = { title: 10, headings: 4, body: 1 };
-// Measured with quality/search/handwritten/run.ts: coverage 2 lifts hit@3; a proximity boost did not help, so it is off.
-const DEFAULT_COVERAGE_BOOST = 2;
-const DEFAULT_PROXIMITY_BOOST = 0;
-const DEFAULT_PROXIMITY_WINDOW = 10;
+const DEFAULT_RERANK_DEPTH = 100;
 
 /**
  * The collection search index on SQLite FTS5: documents per (owner,
- * collection, url), ranked by weighted `bm25()`; when no document holds every
- * word, documents holding more of the words rank first. See README.md.
+ * collection, url) holding any of the query's words, the best by weighted
+ * `bm25()` re-ranked by how many of the words they hold and where (title,
+ * headings, URL path). See README.md.
  *
  * @example
  * ```ts
@@ -60,9 +40,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly store: SearchDocumentStore;
   private readonly now: () => Date;
   private readonly weights: Bm25Weights;
-  private readonly coverageBoost: number;
-  private readonly proximityBoost: number;
-  private readonly proximityWindow: number;
+  private readonly rerankWeights: RerankWeights;
+  private readonly rerankDepth: number;
   private readonly parseOptions: QueryParseOptions;
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
@@ -71,9 +50,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.store = new SearchDocumentStore(db);
     this.now = options.now ?? (() => new Date());
     this.weights = options.weights ?? DEFAULT_WEIGHTS;
-    this.coverageBoost = options.coverageBoost ?? DEFAULT_COVERAGE_BOOST;
-    this.proximityBoost = options.proximityBoost ?? DEFAULT_PROXIMITY_BOOST;
-    this.proximityWindow = options.proximityWindow ?? DEFAULT_PROXIMITY_WINDOW;
+    this.rerankWeights = options.rerank ?? DEFAULT_RERANK_WEIGHTS;
+    this.rerankDepth = options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
     this.parseOptions = { prefixLastWord: options.prefixLastWord, dropStopWords: options.dropStopWords };
   }
 
@@ -101,9 +79,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
   }
 
   /**
-   * Ranked hits for `params.query` in the owner's collection: all words first
-   * (AND), every word (OR) when no document holds them all. Throws
-   * `ServiceError('invalid_request')` for a cursor of another query.
+   * Ranked hits for `params.query` in the owner's collection: documents
+   * holding any of its words (all of its `+must` and quoted clauses, none of
+   * its `-not` ones), the best {@link SqliteSearchIndexOptions.rerankDepth}
+   * re-ranked. Throws `ServiceError('invalid_request')` for a cursor of
+   * another query.
    */
   search(owner: string, params: SearchParams): SearchAnswer {
     const scope: CursorScope = {
@@ -115,55 +95,72 @@ export class SqliteSearchIndex implements SearchIndexLike {
     };
     const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
     const parsed = parseSearchQuery(params.query, this.parseOptions);
-    if (parsed.clauses.length === 0) return { data: [], next_cursor: null };
+    const match = matchOf(parsed);
+    if (match === null) return { data: [], next_cursor: null };
 
-    const base = {
+    // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
+    const rows = this.store.findMatches({
       owner,
       collection: params.collection,
+      match,
       urlPrefix: scope.urlPrefix,
       site: scope.site,
       weights: this.weights,
-      limit: params.limit + 1,
-      offset,
-    };
-    const allWords: MatchQuery = { ...base, match: allOf(parsed), boosts: this.proximityBoosts(parsed) };
-    let rows = this.store.findMatches(allWords);
-    const useFallback =
-      rows.length === 0 && parsed.clauses.length > 1 && (offset === 0 || !this.store.hasMatch(allWords));
-    if (useFallback) {
-      rows = this.store.findMatches({ ...base, match: anyOf(parsed), boosts: this.anyWordBoosts(parsed) });
+      limit: Math.max(this.rerankDepth, offset + params.limit + 1),
+    });
+    const head = rows.slice(0, this.rerankDepth);
+    const clauses = positiveClauses(parsed);
+    const seqs = head.map((row) => row.seq);
+    const held = clauses.map((c) =>
+      clauses.length === 1 ? null : this.store.matchingOf(c.expression, seqs),
+    );
+    const documents = new Map(rows.map((row) => [row.seq, this.store.document(row.seq)]));
+    const candidates: RankCandidate[] = [];
+    for (const row of head) {
+      const doc = documents.get(row.seq);
+      if (doc === undefined) continue;
+      candidates.push({
+        key: row.seq,
+        url: doc.url,
+        title: doc.title,
+        headings: doc.headings,
+        lexical: row.score,
+        held: held.map((set) => set === null || set.has(row.seq)),
+      });
+    }
+    const ranked = rerank(candidates, { clauses }, this.rerankWeights).map((r) => ({
+      seq: r.candidate.key,
+      score: r.score,
+    }));
+    // Past the re-ranked depth, bm25 order, scores kept non-increasing.
+    let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
+    for (const row of rows.slice(this.rerankDepth)) {
+      floor = Math.min(floor, row.score);
+      ranked.push({ seq: row.seq, score: floor });
     }
 
-    const data: SearchHit[] = rows.slice(0, params.limit).map((row) => ({
-      document_id: row.id,
-      url: row.url,
-      title: row.title,
-      snippet: snippetToHtml(row.snippet ?? ''),
-      score: roundScore(row.score),
-      collection: row.collection,
-      indexed_at: row.indexed_at,
-    }));
-    const next_cursor = rows.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null;
+    const page = ranked.slice(offset, offset + params.limit + 1);
+    const data: SearchHit[] = [];
+    for (const { seq, score } of page.slice(0, params.limit)) {
+      const doc = documents.get(seq);
+      if (doc === undefined) continue;
+      data.push({
+        document_id: doc.id,
+        url: doc.url,
+        title: doc.title,
+        snippet: snippetToHtml(this.store.snippet(match, seq)),
+        score: roundScore(score),
+        collection: doc.collection,
+        indexed_at: doc.indexed_at,
+      });
+    }
+    const next_cursor = page.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null;
     return { data, next_cursor };
   }
 
   /** The owner's collections, by name, with document counts and the last indexing time. */
   collections(owner: string): { name: string; document_count: number; updated_at: string | null }[] {
     return this.store.collections(owner);
-  }
-
-  private proximityBoosts(parsed: ParsedQuery): MatchQuery['boosts'] {
-    const near = this.proximityBoost > 0 ? nearOf(parsed, this.proximityWindow) : null;
-    return near === null ? [] : [{ match: near, boost: this.proximityBoost }];
-  }
-
-  private anyWordBoosts(parsed: ParsedQuery): MatchQuery['boosts'] {
-    const boosts: MatchQuery['boosts'] = [];
-    if (this.coverageBoost > 0) {
-      const each = this.coverageBoost / parsed.clauses.length;
-      for (const clause of parsed.clauses) boosts.push({ match: clause.expression, boost: each });
-    }
-    return [...boosts, ...this.proximityBoosts(parsed)];
   }
 }
 

@@ -92,8 +92,7 @@ export function runSearchQuality(dir = HERE): SearchQualityReport {
 
   const ours = ourRanking({});
   const variants = [
-    { name: 'no coverage boost', options: { coverageBoost: 0 } },
-    { name: 'with proximity boost 0.3', options: { proximityBoost: 0.3 } },
+    { name: 'no re-ranking', options: { rerankDepth: 0 } },
     { name: 'no stop-word removal', options: { dropStopWords: false } },
     { name: 'no prefix on last word', options: { prefixLastWord: false } },
     { name: 'equal column weights', options: { weights: { title: 1, headings: 1, body: 1 } } },

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type pg from 'pg';
-import { type ParsedQuery, parseSearchQuery, type QueryClause } from '../../search/query-parser.js';
+import {
+  type ParsedQuery,
+  parseSearchQuery,
+  positiveClauses,
+  type QueryClause,
+} from '../../search/query-parser.js';
+import { type RankCandidate, rerank } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import { siteOf } from '../../search/sqlite-search-index.js';
@@ -14,19 +20,20 @@ const FIELD_WEIGHTS = { A: 10, B: 4, D: 1 } as const;
 /** BM25's term-frequency saturation and length normalisation (the usual values, FTS5's too). */
 const K1 = 1.2;
 const B = 0.75;
-/** In the any-word fallback, a document's score grows by this share for each query word it holds. */
-const COVERAGE_BOOST = 2;
+/** How many of the best BM25 matches are re-ranked, as on SQLite. */
+const RERANK_DEPTH = 100;
 /** How many documents a process indexes between two foldings of a collection's frequency rows. */
 const COMPACT_EVERY = 500;
 /** Text search configuration: Snowball English stemming, as the SQLite index's Porter stemmer. */
 const CONFIG = 'english';
 
 /**
- * Collection search on PostgreSQL, ranked like the SQLite index: BM25 over
- * weighted fields (title, headings, body as tsvector weights A, B, D), with
- * term document frequencies kept at indexing time (in the transaction that
- * indexes, as rows added and taken away), the same query syntax (`parseSearchQuery`), all
- * words first and any word when no document holds them all.
+ * Collection search on PostgreSQL, ranked by the SQLite index's rules: the
+ * same query syntax (`parseSearchQuery`: any word, `+must` and quoted
+ * clauses required, `-not` excluded), BM25 over weighted fields (title,
+ * headings, body as tsvector weights A, B, D) with term document frequencies
+ * kept at indexing time (in the transaction that indexes, as rows added and
+ * taken away), and the best matches re-ranked by the same `rerank`.
  */
 export class PostgresSearchIndex implements SearchIndexLike {
   constructor(private readonly pool: pg.Pool) {}
@@ -160,62 +167,108 @@ export class PostgresSearchIndex implements SearchIndexLike {
     };
     const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
     const parsed = parseSearchQuery(params.query);
-    if (parsed.clauses.length === 0) return { data: [], next_cursor: null };
-    let rows = await this.ranked(scope, parsed, 'all', params.limit + 1, offset);
-    if (rows.length === 0 && parsed.clauses.length > 1) {
-      rows = await this.ranked(scope, parsed, 'any', params.limit + 1, offset);
-    }
-    const data: SearchHit[] = rows.slice(0, params.limit).map((row) => ({
-      document_id: row.id,
+    const clauses = positiveClauses(parsed);
+    if (clauses.length === 0) return { data: [], next_cursor: null };
+    // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
+    const rows = await this.ranked(scope, parsed, Math.max(RERANK_DEPTH, offset + params.limit + 1));
+    const candidates: RankCandidate[] = rows.slice(0, RERANK_DEPTH).map((row) => ({
+      key: row.seq,
       url: row.url,
       title: row.title,
-      snippet: snippetToHtml(row.snippet.includes(SNIPPET_OPEN) ? row.snippet : row.any_snippet),
-      score: Number(Number(row.score).toPrecision(6)),
-      collection: row.collection,
-      indexed_at: row.indexed_at.toISOString(),
+      headings: row.headings,
+      lexical: row.score,
+      held: row.held,
     }));
+    const ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
+    // Past the re-ranked depth, BM25 order, scores kept non-increasing.
+    let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
+    for (const row of rows.slice(RERANK_DEPTH)) {
+      floor = Math.min(floor, row.score);
+      ranked.push({ seq: row.seq, score: floor });
+    }
+    const page = ranked.slice(offset, offset + params.limit + 1);
+    const shown = page.slice(0, params.limit);
+    const bySeq = new Map(rows.map((row) => [row.seq, row]));
+    const snippets = await this.snippets(
+      parsed,
+      shown.map((hit) => hit.seq),
+    );
+    const data: SearchHit[] = shown.map(({ seq, score }) => {
+      const row = bySeq.get(seq)!;
+      const snippet = snippets.get(seq);
+      return {
+        document_id: row.id,
+        url: row.url,
+        title: row.title,
+        snippet: snippetToHtml(
+          snippet === undefined ? '' : snippet.body.includes(SNIPPET_OPEN) ? snippet.body : snippet.any,
+        ),
+        score: Number(score.toPrecision(6)),
+        collection: row.collection,
+        indexed_at: row.indexed_at.toISOString(),
+      };
+    });
     return {
       data,
-      next_cursor: rows.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null,
+      next_cursor: page.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null,
     };
   }
 
-  /**
-   * One page of BM25-ranked documents holding all clauses (or any, with a
-   * bonus for each clause held). Clauses are bound as text and turned into
-   * tsqueries by PostgreSQL, so no input is query syntax.
-   */
-  private async ranked(
-    scope: CursorScope,
+  /** Highlighted passages of the body (and of the title and headings) of the documents `seqs`. */
+  private async snippets(
     parsed: ParsedQuery,
-    mode: 'all' | 'any',
-    limit: number,
-    offset: number,
-  ): Promise<RankedRow[]> {
+    seqs: number[],
+  ): Promise<Map<number, { body: string; any: string }>> {
+    if (seqs.length === 0) return new Map();
+    const args: unknown[] = [seqs];
+    const bind = (value: unknown) => {
+      args.push(value);
+      return `$${args.length}`;
+    };
+    const highlighted = `(${positiveClauses(parsed)
+      .map((c) => tsqueryOf(c, bind))
+      .join(' || ')})`;
+    const options = bind(HEADLINE_OPTIONS);
+    const { rows } = await query<{ seq: number; body: string; any: string }>(
+      this.pool,
+      `SELECT d.seq, ts_headline('${CONFIG}', d.body, ${highlighted}, ${options}) AS body,
+         ts_headline('${CONFIG}', coalesce(d.title, '') || E'\\n' || d.headings, ${highlighted}, ${options}) AS any
+       FROM search_documents d WHERE d.seq = ANY($1::bigint[])`,
+      args,
+    );
+    return new Map(rows.map((row) => [Number(row.seq), { body: row.body, any: row.any }]));
+  }
+
+  /**
+   * The best `limit` documents by BM25 that the query selects (any of its
+   * words, all `must` clauses, no `not` clause), with which positive clauses
+   * each holds. Clauses are bound as text and turned into tsqueries by
+   * PostgreSQL, so no input is query syntax.
+   */
+  private async ranked(scope: CursorScope, parsed: ParsedQuery, limit: number): Promise<RankedRow[]> {
     const args: unknown[] = [scope.owner, scope.collection];
     const bind = (value: unknown) => {
       args.push(value);
       return `$${args.length}`;
     };
-    const clauses = parsed.clauses.map((clause) => tsqueryOf(clause, bind));
-    const match = `(${clauses.join(mode === 'all' ? ' && ' : ' || ')})`;
+    const positive = positiveClauses(parsed);
+    const clauses = positive.map((clause) => tsqueryOf(clause, bind));
+    const must = parsed.clauses.filter((c) => c.mode === 'must').map((clause) => tsqueryOf(clause, bind));
+    const not = parsed.clauses.filter((c) => c.mode === 'not').map((clause) => tsqueryOf(clause, bind));
+    const match = [`(${clauses.join(' || ')})`, ...must, ...not.map((q) => `!!${q}`)].join(' && ');
     const filters = [
       scope.urlPrefix === undefined ? '' : ` AND starts_with(d.url, ${bind(scope.urlPrefix)})`,
       scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,
     ].join('');
     // The query's own lexemes (stemmed as indexed) and, for prefix clauses, their prefixes.
     const exact = bind(
-      parsed.clauses
+      positive
         .filter((c) => !c.prefix)
         .flatMap((c) => c.words)
         .join(' '),
     );
     // Prefix words (letters, digits and marks: nothing LIKE would read as a pattern), as typed and stemmed.
-    const prefixWords = bind(parsed.clauses.filter((c) => c.prefix).map((c) => c.words.at(-1)!));
-    const coverage =
-      mode === 'any'
-        ? `1 + ${COVERAGE_BOOST} * (${clauses.map((q) => `(d.tsv @@ ${q})::int`).join(' + ')})::float8 / ${clauses.length}`
-        : '1';
+    const prefixWords = bind(positive.filter((c) => c.prefix).map((c) => c.words.at(-1)!));
     // Each step is MATERIALIZED so the plan is this one whatever the statistics say: the matching
     // documents first (GIN index), then their query lexemes, then one frequency lookup per lexeme.
     const sql = `
@@ -229,10 +282,10 @@ export class PostgresSearchIndex implements SearchIndexLike {
         SELECT unnest(${prefixWords}::text[]) AS p
         UNION SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', array_to_string(${prefixWords}::text[], ' '))))
       ), candidates AS MATERIALIZED (
-        SELECT d.seq, d.tsv, d.length, ${coverage} AS coverage FROM search_documents d, q
+        SELECT d.seq, d.tsv, d.length FROM search_documents d, q
         WHERE d.owner = $1 AND d.collection = $2 AND d.tsv @@ q.query${filters}
       ), matches AS MATERIALIZED (
-        SELECT c.seq, c.length, c.coverage, u.lexeme, (
+        SELECT c.seq, c.length, u.lexeme, (
           SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
           FROM unnest(u.weights) AS w
         )::float8 AS tf
@@ -249,18 +302,18 @@ export class PostgresSearchIndex implements SearchIndexLike {
         SELECT m.seq, sum(
           ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5))
           * (m.tf * ${K1 + 1}) / (m.tf + ${K1} * (1 - ${B} + ${B} * m.length / stats.avgdl))
-        ) * max(m.coverage) AS score
+        ) AS score
         FROM matches m JOIN frequencies f USING (lexeme) CROSS JOIN stats
         GROUP BY m.seq
       ), page AS MATERIALIZED (
-        SELECT s.seq, s.score FROM scored s ORDER BY s.score DESC, s.seq LIMIT ${bind(limit)} OFFSET ${bind(offset)}
+        SELECT s.seq, s.score FROM scored s ORDER BY s.score DESC, s.seq LIMIT ${bind(limit)}
       )
-      SELECT d.id, d.url, d.title, d.collection, d.indexed_at, p.score,
-        ts_headline('${CONFIG}', d.body, q.query, ${bind(HEADLINE_OPTIONS)}) AS snippet,
-        ts_headline('${CONFIG}', coalesce(d.title, '') || E'\\n' || d.headings, q.query, ${bind(HEADLINE_OPTIONS)}) AS any_snippet
-      FROM page p JOIN search_documents d ON d.seq = p.seq CROSS JOIN q
+      SELECT d.seq, d.id, d.url, d.title, d.headings, d.collection, d.indexed_at, p.score,
+        ARRAY[${clauses.map((c) => `d.tsv @@ ${c}`).join(', ')}] AS held
+      FROM page p JOIN search_documents d ON d.seq = p.seq
       ORDER BY p.score DESC, d.seq`;
-    return (await query<RankedRow>(this.pool, sql, args)).rows;
+    const { rows } = await query<RankedRow>(this.pool, sql, args);
+    return rows.map((row) => ({ ...row, seq: Number(row.seq), score: Number(row.score) }));
   }
 
   async collections(
@@ -277,14 +330,16 @@ export class PostgresSearchIndex implements SearchIndexLike {
 }
 
 interface RankedRow {
+  seq: number;
   id: string;
   url: string;
   title: string | null;
+  headings: string;
   collection: string;
   indexed_at: Date;
   score: number;
-  snippet: string;
-  any_snippet: string;
+  /** Per positive clause: the document holds it. */
+  held: boolean[];
 }
 
 /** `ts_headline` marks matches with the same control characters as the SQLite index's snippets. */

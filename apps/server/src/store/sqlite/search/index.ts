@@ -1,6 +1,7 @@
 export { migrateSearchIndex } from './schema.js';
 export {
   type Bm25Weights,
+  type MatchedDocument,
   type MatchQuery,
   type MatchRow,
   type SearchDocumentRow,

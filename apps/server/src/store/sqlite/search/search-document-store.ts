@@ -22,7 +22,7 @@ export interface Bm25Weights {
   body: number;
 }
 
-/** What one ranked page of matches is asked for. */
+/** What the best lexical matches are asked for. */
 export interface MatchQuery {
   owner: string;
   collection: string;
@@ -33,26 +33,24 @@ export interface MatchQuery {
   /** Host (with non-default port) the URL must have. */
   site?: string | undefined;
   weights: Bm25Weights;
-  /**
-   * Extra FTS5 expressions that each add `boost` × the bm25 score to a
-   * document they match (e.g. one per query term, so a document holding more
-   * of the terms ranks higher in an OR query).
-   */
-  boosts: { match: string; boost: number }[];
   limit: number;
-  offset: number;
 }
 
-/** One ranked match. `score` is higher for better matches. */
+/** One lexical match: the document's row number and its weighted bm25 score (higher is better). */
 export interface MatchRow {
+  seq: number;
+  score: number;
+}
+
+/** The fields of a matched document that the ranking and the answer read. */
+export interface MatchedDocument {
+  seq: number;
   id: string;
   url: string;
   title: string | null;
+  headings: string;
   collection: string;
   indexed_at: string;
-  score: number;
-  /** Snippet of the body column, or of the best column when the body has no match. */
-  snippet: string;
 }
 
 /** The markers `snippet()` puts around matched words; control characters that indexed text never holds. */
@@ -77,6 +75,7 @@ export class SearchDocumentStore {
   private readonly collectionsOf: Statement;
   private readonly documentBySeq: Statement;
   private readonly snippetsOf: Statement;
+  private readonly matchesRow: Statement;
   private readonly matchQueries = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -100,8 +99,9 @@ export class SearchDocumentStore {
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
     this.documentBySeq = db.prepare(
-      'SELECT id, url, title, collection, indexed_at FROM search_documents WHERE seq = ?',
+      'SELECT seq, id, url, title, headings, collection, indexed_at FROM search_documents WHERE seq = ?',
     );
+    this.matchesRow = db.prepare('SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND rowid = ?');
     const snippet = (column: number) =>
       `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
     this.snippetsOf = db.prepare(
@@ -133,36 +133,33 @@ export class SearchDocumentStore {
     })();
   }
 
-  /** One page of ranked matches, best first (ties broken by insertion order). */
+  /** The best `limit` matches by weighted bm25, best first (ties broken by insertion order). */
   findMatches(query: MatchQuery): MatchRow[] {
-    const statement = this.matchStatement(query);
-    const params: unknown[] = [];
-    // Order of `?` in matchStatement: boost matches, match, owner, collection, filters, limit, offset.
-    for (const boost of query.boosts) params.push(boost.match);
-    params.push(query.match, query.owner, query.collection);
-    if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
-    if (query.site !== undefined) params.push(query.site);
-    params.push(query.limit, query.offset);
-    const ranked = statement.all(...params) as { seq: number; score: number }[];
-    return ranked.map(({ seq, score }) => {
-      const row = this.documentBySeq.get(seq) as Omit<MatchRow, 'score' | 'snippet'>;
-      const snippets = this.snippetsOf.get(query.match, seq) as { body: string; any: string } | undefined;
-      // The body's snippet reads best; when only the title or headings matched, show the matching column.
-      const snippet =
-        snippets === undefined ? '' : snippets.body.includes(SNIPPET_OPEN) ? snippets.body : snippets.any;
-      return { ...row, score, snippet };
-    });
-  }
-
-  /** True when at least one document of the owner's collection matches (with the same filters). */
-  hasMatch(query: Omit<MatchQuery, 'weights' | 'boosts' | 'limit' | 'offset'>): boolean {
-    const filters = filterSql(query);
-    const sql = `SELECT 1 FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
-      WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filters} LIMIT 1`;
     const params: unknown[] = [query.match, query.owner, query.collection];
     if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
     if (query.site !== undefined) params.push(query.site);
-    return this.cachedStatement(sql).get(...params) !== undefined;
+    params.push(query.limit);
+    return this.matchStatement(query).all(...params) as MatchRow[];
+  }
+
+  /** Which of the documents `seqs` match the FTS5 expression `match` (one indexed look-up per document). */
+  matchingOf(match: string, seqs: readonly number[]): Set<number> {
+    const held = new Set<number>();
+    for (const seq of seqs) if (this.matchesRow.get(match, seq) !== undefined) held.add(seq);
+    return held;
+  }
+
+  /** The document of row `seq` (undefined when it was deleted meanwhile). */
+  document(seq: number): MatchedDocument | undefined {
+    return this.documentBySeq.get(seq) as MatchedDocument | undefined;
+  }
+
+  /** Snippet of the body around the match, or of the best column when the body has no match. */
+  snippet(match: string, seq: number): string {
+    const snippets = this.snippetsOf.get(match, seq) as { body: string; any: string } | undefined;
+    if (snippets === undefined) return '';
+    // The body's snippet reads best; when only the title or headings matched, show the matching column.
+    return snippets.body.includes(SNIPPET_OPEN) ? snippets.body : snippets.any;
   }
 
   /** The owner's collections with their document counts and last indexing time. */
@@ -177,24 +174,13 @@ export class SearchDocumentStore {
   private matchStatement(query: MatchQuery): Statement {
     const { title, headings, body } = query.weights;
     const weights = [title, headings, body].map((w) => Number(w).toString()).join(', ');
-    // Boost factors are numbers we control, so they are inlined; their MATCH expressions are bound.
-    const boostTerms = query.boosts
-      .map(
-        (b) =>
-          ` + ${Number(b.boost).toString()} * (search_fts.rowid IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?))`,
-      )
-      .join('');
-    const score =
-      boostTerms === ''
-        ? `-bm25(search_fts, ${weights})`
-        : `-bm25(search_fts, ${weights}) * (1${boostTerms})`;
-    // Only the rowid and score go through the sort: snippets and columns are read for the page's rows afterwards.
+    // Only the rowid and score go through the sort: columns and snippets are read for the returned rows.
     const sql = `
-      SELECT d.seq AS seq, ${score} AS score
+      SELECT d.seq AS seq, -bm25(search_fts, ${weights}) AS score
       FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
       WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filterSql(query)}
       ORDER BY score DESC, d.seq
-      LIMIT ? OFFSET ?`;
+      LIMIT ?`;
     return this.cachedStatement(sql);
   }
 

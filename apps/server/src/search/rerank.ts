@@ -1,0 +1,91 @@
+import { lightStem, stemsOf } from './light-stem.js';
+import type { ParsedQuery, QueryClause } from './query-parser.js';
+
+/** One document among the best lexical matches, as both stores hand it to {@link rerank}. */
+export interface RankCandidate {
+  /** The store's key of the document (row number). */
+  key: number;
+  url: string;
+  title: string | null;
+  /** Headings joined with newlines. */
+  headings: string;
+  /** The store's field-weighted BM25 score (higher is better, > 0). */
+  lexical: number;
+  /** For each query clause (same order), whether the document holds it in any field. */
+  held: readonly boolean[];
+}
+
+/** How much each signal of {@link rerank} counts; the defaults are the best measured on the dev questions. */
+export interface RerankWeights {
+  /** Multiplies the score by `1 + coverage × share of clauses held`: pages with more of the words first. */
+  coverage: number;
+  /** Adds `title × share of clauses in the title` to the prior. */
+  title: number;
+  /** Adds `headings × share of clauses in a heading` to the prior. */
+  headings: number;
+  /** Adds `url × share of clauses in the URL path` (`/library/csv.html` holds "csv"). */
+  url: number;
+}
+
+export const DEFAULT_RERANK_WEIGHTS: RerankWeights = { coverage: 2, title: 1, headings: 0.5, url: 0.5 };
+
+/**
+ * Orders the best lexical matches of a query by their lexical score times two
+ * priors that long pages cannot earn by repeating common words: how many of
+ * the query's clauses the page holds at all, and how many its title, headings
+ * and URL path hold (a page about the thing usually names it there).
+ * Stable: equal scores keep the candidates' order.
+ */
+export function rerank(
+  candidates: readonly RankCandidate[],
+  query: ParsedQuery,
+  weights: RerankWeights = DEFAULT_RERANK_WEIGHTS,
+): { candidate: RankCandidate; score: number }[] {
+  const clauses = query.clauses.map(clauseStems);
+  const n = Math.max(1, clauses.length);
+  const scored = candidates.map((candidate, order) => {
+    const heldShare = candidate.held.filter(Boolean).length / n;
+    const title = stemsOf(candidate.title ?? '');
+    const headings = stemsOf(candidate.headings);
+    const path = stemsOf(pathOf(candidate.url));
+    const share = (stems: Set<string>) => clauses.filter((c) => holds(stems, c)).length / n;
+    const prior =
+      1 + weights.title * share(title) + weights.headings * share(headings) + weights.url * share(path);
+    const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior;
+    return { candidate, score, order };
+  });
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
+  return scored.map(({ candidate, score }) => ({ candidate, score }));
+}
+
+interface ClauseStems {
+  stems: string[];
+  /** The last word is a prefix: any word starting with it counts. */
+  prefix: boolean;
+}
+
+function clauseStems(clause: QueryClause): ClauseStems {
+  return {
+    stems: clause.words.map((w, i) => (clause.prefix && i === clause.words.length - 1 ? w : lightStem(w))),
+    prefix: clause.prefix,
+  };
+}
+
+/** Every word of the clause is among the stems (a phrase is approximated by its words). */
+function holds(stems: Set<string>, clause: ClauseStems): boolean {
+  return clause.stems.every((stem, i) => {
+    if (stems.has(stem)) return true;
+    if (!(clause.prefix && i === clause.stems.length - 1)) return false;
+    for (const s of stems) if (s.startsWith(stem)) return true;
+    return false;
+  });
+}
+
+/** The URL's path with its file extension dropped (`/library/csv.html` → `/library/csv`). */
+function pathOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname).replace(/\.[a-z0-9]{1,5}$/i, '');
+  } catch {
+    return '';
+  }
+}
