@@ -123,12 +123,13 @@ export function positiveClauses(query: ParsedQuery): QueryClause[] {
  * The FTS5 expression of the documents a query finds: any of its words (OR),
  * all of its `must` clauses, none of its `not` clauses. Null when nothing
  * positive is left (a query of exclusions only finds nothing). Every clause
- * stays in the expression so FTS5's bm25() counts it.
+ * stays in the expression so FTS5's bm25() counts it. With `allWords`, every
+ * positive clause is required (the documents holding all of the words).
  */
-export function matchOf(query: ParsedQuery): string | null {
+export function matchOf(query: ParsedQuery, allWords = false): string | null {
   const positive = positiveClauses(query).map((c) => c.expression);
   if (positive.length === 0) return null;
-  const must = query.clauses.filter((c) => c.mode === 'must').map((c) => c.expression);
+  const must = allWords ? positive : query.clauses.filter((c) => c.mode === 'must').map((c) => c.expression);
   const any = positive.length === 1 ? positive[0]! : `(${positive.join(' OR ')})`;
   const selected =
     must.length === 0

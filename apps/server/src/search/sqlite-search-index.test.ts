@@ -245,6 +245,22 @@ describe('SqliteSearchIndex snippets', () => {
     expect(hit!.title).toBe('Cache <b>headers</b>');
   });
 
+  it("takes each hit's snippet from its own page", () => {
+    const index = newIndex();
+    index.upsert(doc({ url: 'https://d.example/1', body: 'the copper kettle in the first article' }));
+    index.upsert(doc({ url: 'https://d.example/2', body: 'copper wire in the second article' }));
+    const hits = index.search(OWNER, params('copper')).data;
+    expect(
+      hits.map((hit) => [hit.url, hit.snippet.includes('first'), hit.snippet.includes('second')]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['https://d.example/1', true, false],
+        ['https://d.example/2', false, true],
+      ]),
+    );
+    expect(hits).toHaveLength(2);
+  });
+
   it('shows about thirty words around the match of a long body', () => {
     const index = newIndex();
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i}`).join(' ');

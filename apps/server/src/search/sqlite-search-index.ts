@@ -99,21 +99,27 @@ export class SqliteSearchIndex implements SearchIndexLike {
     if (match === null) return { data: [], next_cursor: null };
 
     // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
-    const rows = this.store.findMatches({
-      owner,
-      collection: params.collection,
-      match,
-      urlPrefix: scope.urlPrefix,
-      site: scope.site,
-      weights: this.weights,
-      limit: Math.max(this.rerankDepth, offset + params.limit + 1),
-    });
-    const head = rows.slice(0, this.rerankDepth);
+    const depth = Math.max(this.rerankDepth, offset + params.limit + 1);
     const clauses = positiveClauses(parsed);
+    const find = (expression: string) =>
+      this.store.findMatches({
+        owner,
+        collection: params.collection,
+        match: expression,
+        urlPrefix: scope.urlPrefix,
+        site: scope.site,
+        weights: this.weights,
+        limit: depth,
+      });
+    // When enough documents hold every word, the best are among them: only they are scored (far
+    // fewer rows than any-word on a large collection) and every one holds every clause.
+    const allWords = clauses.length > 1 ? matchOf(parsed, true) : null;
+    let rows = find(allWords ?? match);
+    const allHeld = allWords === null || rows.length >= depth;
+    if (!allHeld) rows = find(match);
+    const head = rows.slice(0, this.rerankDepth);
     const seqs = head.map((row) => row.seq);
-    const held = clauses.map((c) =>
-      clauses.length === 1 ? null : this.store.matchingOf(c.expression, seqs),
-    );
+    const held = clauses.map((c) => (allHeld ? null : this.store.matchingOf(c.expression, seqs)));
     const documents = new Map(rows.map((row) => [row.seq, this.store.document(row.seq)]));
     const candidates: RankCandidate[] = [];
     for (const row of head) {

@@ -170,7 +170,10 @@ export class PostgresSearchIndex implements SearchIndexLike {
     const clauses = positiveClauses(parsed);
     if (clauses.length === 0) return { data: [], next_cursor: null };
     // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
-    const rows = await this.ranked(scope, parsed, Math.max(RERANK_DEPTH, offset + params.limit + 1));
+    const depth = Math.max(RERANK_DEPTH, offset + params.limit + 1);
+    // As on SQLite: when enough documents hold every word, only they are ranked.
+    let rows = await this.ranked(scope, parsed, depth, clauses.length > 1);
+    if (clauses.length > 1 && rows.length < depth) rows = await this.ranked(scope, parsed, depth, false);
     const candidates: RankCandidate[] = rows.slice(0, RERANK_DEPTH).map((row) => ({
       key: row.seq,
       url: row.url,
@@ -241,11 +244,16 @@ export class PostgresSearchIndex implements SearchIndexLike {
 
   /**
    * The best `limit` documents by BM25 that the query selects (any of its
-   * words, all `must` clauses, no `not` clause), with which positive clauses
-   * each holds. Clauses are bound as text and turned into tsqueries by
-   * PostgreSQL, so no input is query syntax.
+   * words, or all with `allWords`; all `must` clauses, no `not` clause), with
+   * which positive clauses each holds. Clauses are bound as text and turned
+   * into tsqueries by PostgreSQL, so no input is query syntax.
    */
-  private async ranked(scope: CursorScope, parsed: ParsedQuery, limit: number): Promise<RankedRow[]> {
+  private async ranked(
+    scope: CursorScope,
+    parsed: ParsedQuery,
+    limit: number,
+    allWords: boolean,
+  ): Promise<RankedRow[]> {
     const args: unknown[] = [scope.owner, scope.collection];
     const bind = (value: unknown) => {
       args.push(value);
@@ -255,7 +263,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
     const clauses = positive.map((clause) => tsqueryOf(clause, bind));
     const must = parsed.clauses.filter((c) => c.mode === 'must').map((clause) => tsqueryOf(clause, bind));
     const not = parsed.clauses.filter((c) => c.mode === 'not').map((clause) => tsqueryOf(clause, bind));
-    const match = [`(${clauses.join(' || ')})`, ...must, ...not.map((q) => `!!${q}`)].join(' && ');
+    const match = [
+      `(${clauses.join(allWords ? ' && ' : ' || ')})`,
+      ...must,
+      ...not.map((q) => `!!${q}`),
+    ].join(' && ');
     const filters = [
       scope.urlPrefix === undefined ? '' : ` AND starts_with(d.url, ${bind(scope.urlPrefix)})`,
       scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,

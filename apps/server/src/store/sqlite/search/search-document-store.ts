@@ -101,11 +101,15 @@ export class SearchDocumentStore {
     this.documentBySeq = db.prepare(
       'SELECT seq, id, url, title, headings, collection, indexed_at FROM search_documents WHERE seq = ?',
     );
-    this.matchesRow = db.prepare('SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND rowid = ?');
+    // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
+    // with another document's row: the snippet of the wrong page).
+    this.matchesRow = db.prepare(
+      'SELECT 1 FROM search_fts WHERE search_fts MATCH ? AND rowid = CAST(? AS INTEGER)',
+    );
     const snippet = (column: number) =>
       `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
     this.snippetsOf = db.prepare(
-      `SELECT ${snippet(2)} AS body, ${snippet(-1)} AS any FROM search_fts WHERE search_fts MATCH ? AND rowid = ?`,
+      `SELECT ${snippet(2)} AS body, ${snippet(-1)} AS any FROM search_fts WHERE search_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
     );
   }
 
