@@ -119,7 +119,9 @@ export class SqliteSearchIndex implements SearchIndexLike {
     if (!allHeld) rows = find(match);
     const head = rows.slice(0, this.rerankDepth);
     const seqs = head.map((row) => row.seq);
-    const held = clauses.map((c) => (allHeld ? null : this.store.matchingOf(c.expression, seqs)));
+    // Which clauses each page holds is only looked up when the coverage prior counts.
+    const lookUp = !allHeld && this.rerankWeights.coverage > 0;
+    const held = clauses.map((c) => (lookUp ? this.store.matchingOf(c.expression, seqs) : null));
     const documents = new Map(rows.map((row) => [row.seq, this.store.document(row.seq)]));
     const candidates: RankCandidate[] = [];
     for (const row of head) {

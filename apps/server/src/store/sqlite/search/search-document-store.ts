@@ -74,7 +74,8 @@ export class SearchDocumentStore {
   private readonly deleteOrphan: Statement;
   private readonly collectionsOf: Statement;
   private readonly documentBySeq: Statement;
-  private readonly snippetsOf: Statement;
+  private readonly bodySnippet: Statement;
+  private readonly anySnippet: Statement;
   private readonly matchesRow: Statement;
   private readonly matchQueries = new Map<string, Statement>();
 
@@ -108,9 +109,9 @@ export class SearchDocumentStore {
     );
     const snippet = (column: number) =>
       `snippet(search_fts, ${column}, '${SNIPPET_OPEN}', '${SNIPPET_CLOSE}', '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS})`;
-    this.snippetsOf = db.prepare(
-      `SELECT ${snippet(2)} AS body, ${snippet(-1)} AS any FROM search_fts WHERE search_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
-    );
+    const ofRow = 'FROM search_fts WHERE search_fts MATCH ? AND rowid = CAST(? AS INTEGER)';
+    this.bodySnippet = db.prepare(`SELECT ${snippet(2)} ${ofRow}`).pluck();
+    this.anySnippet = db.prepare(`SELECT ${snippet(-1)} ${ofRow}`).pluck();
   }
 
   /**
@@ -160,10 +161,13 @@ export class SearchDocumentStore {
 
   /** Snippet of the body around the match, or of the best column when the body has no match. */
   snippet(match: string, seq: number): string {
-    const snippets = this.snippetsOf.get(match, seq) as { body: string; any: string } | undefined;
-    if (snippets === undefined) return '';
-    // The body's snippet reads best; when only the title or headings matched, show the matching column.
-    return snippets.body.includes(SNIPPET_OPEN) ? snippets.body : snippets.any;
+    // The body's snippet reads best; only when the title or headings alone matched is the matching
+    // column's read (each snippet tokenizes its column: on a long page that is the cost of a search).
+    const body = this.bodySnippet.get(match, seq) as string | undefined;
+    if (body === undefined) return '';
+    return body.includes(SNIPPET_OPEN)
+      ? body
+      : ((this.anySnippet.get(match, seq) as string | undefined) ?? '');
   }
 
   /** The owner's collections with their document counts and last indexing time. */
