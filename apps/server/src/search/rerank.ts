@@ -21,10 +21,8 @@ export interface RerankWeights {
   coverage: number;
   /** Adds `title × share of clauses in the title` to the prior. */
   title: number;
-  /** Adds `headings × share of clauses in the headings` (all of them together) to the prior. */
+  /** Adds `headings × share of clauses in the headings` to the prior. */
   headings: number;
-  /** Adds `heading × the largest share of clauses in one heading` to the prior. */
-  heading: number;
   /** Adds `url × share of clauses in the URL path` (`/library/csv.html` holds "csv"). */
   url: number;
 }
@@ -33,7 +31,6 @@ export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   coverage: 0,
   title: 2,
   headings: 0.5,
-  heading: 0,
   url: 0.5,
 };
 
