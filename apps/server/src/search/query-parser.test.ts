@@ -64,14 +64,17 @@ describe('parseSearchQuery', () => {
     expect(modes('e-mail -')).toEqual(['should "e mail"']);
   });
 
-  it('joins clauses into one FTS5 expression: any word, every must, no not', () => {
+  it('joins clauses into one FTS5 expression: any word, every must, no not, neighbours as phrases', () => {
     expect(matchOf(parseSearchQuery('sqlite write ahead log'))).toBe(
-      '("sqlite" OR "write" OR "ahead" OR "log"*)',
+      '("sqlite" OR "write" OR "ahead" OR "log"* OR "sqlite write" OR "write ahead" OR "ahead log")',
     );
     expect(matchOf(parseSearchQuery('sqlite "write ahead" log'))).toBe(
-      '"write ahead" AND ("sqlite" OR "write ahead" OR "log"*)',
+      '"write ahead" AND ("sqlite" OR "write ahead" OR "log"* OR "sqlite log")',
     );
-    expect(matchOf(parseSearchQuery('+sqlite +wal'))).toBe('"sqlite" AND "wal"*');
+    expect(matchOf(parseSearchQuery('sqlite wal'), true)).toBe(
+      '"sqlite" AND "wal"* AND ("sqlite" OR "wal"* OR "sqlite wal")',
+    );
+    expect(matchOf(parseSearchQuery('+sqlite +wal'))).toBe('"sqlite" AND "wal"* AND ("sqlite" OR "wal"*)');
     expect(matchOf(parseSearchQuery('cache -redis'))).toBe('("cache") NOT ("redis")');
     expect(matchOf(parseSearchQuery('-redis'))).toBeNull();
     expect(matchOf(parseSearchQuery('!!'))).toBeNull();

@@ -120,23 +120,34 @@ export function positiveClauses(query: ParsedQuery): QueryClause[] {
 }
 
 /**
+ * Each two neighbouring words of the query (`should` words, stop words
+ * left out) as a phrase: pages where they stand together, as in the question,
+ * score higher than pages that hold them apart ("environment variable").
+ */
+export function neighbourPhrases(query: ParsedQuery): QueryClause[] {
+  const words = query.clauses.filter((c) => c.mode === 'should' && !c.phrase);
+  const pairs: QueryClause[] = [];
+  for (let i = 1; i < words.length; i += 1) {
+    pairs.push(clause([words[i - 1]!.words[0]!, words[i]!.words[0]!], true, false, false, 'should'));
+  }
+  return pairs;
+}
+
+/**
  * The FTS5 expression of the documents a query finds: any of its words (OR),
  * all of its `must` clauses, none of its `not` clauses. Null when nothing
- * positive is left (a query of exclusions only finds nothing). Every clause
- * stays in the expression so FTS5's bm25() counts it. With `allWords`, every
- * positive clause is required (the documents holding all of the words).
+ * positive is left (a query of exclusions only finds nothing). Every clause,
+ * and every pair of neighbouring words as a phrase, stays in the expression
+ * so FTS5's bm25() scores it. With `allWords`, every positive clause is
+ * required (the documents holding all of the words).
  */
 export function matchOf(query: ParsedQuery, allWords = false): string | null {
   const positive = positiveClauses(query).map((c) => c.expression);
   if (positive.length === 0) return null;
   const must = allWords ? positive : query.clauses.filter((c) => c.mode === 'must').map((c) => c.expression);
-  const any = positive.length === 1 ? positive[0]! : `(${positive.join(' OR ')})`;
-  const selected =
-    must.length === 0
-      ? any
-      : must.length === positive.length
-        ? must.join(' AND ')
-        : `${must.join(' AND ')} AND ${any}`;
+  const scored = [...positive, ...neighbourPhrases(query).map((c) => c.expression)];
+  const any = scored.length === 1 ? scored[0]! : `(${scored.join(' OR ')})`;
+  const selected = must.length === 0 ? any : `${must.join(' AND ')} AND ${any}`;
   const not = query.clauses.filter((c) => c.mode === 'not').map((c) => c.expression);
   return not.length === 0 ? selected : `(${selected}) NOT (${not.join(' OR ')})`;
 }

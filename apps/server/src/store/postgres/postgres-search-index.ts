@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type pg from 'pg';
 import {
+  neighbourPhrases,
   type ParsedQuery,
   parseSearchQuery,
   positiveClauses,
@@ -268,6 +269,9 @@ export class PostgresSearchIndex implements SearchIndexLike {
       ...must,
       ...not.map((q) => `!!${q}`),
     ].join(' && ');
+    // Neighbouring words as phrases score as extra terms, as in the SQLite index's bm25().
+    const phrases = neighbourPhrases(parsed).map((clause) => `d.tsv @@ ${tsqueryOf(clause, bind)}`);
+    const pairs = phrases.length === 0 ? 'ARRAY[]::boolean[]' : `ARRAY[${phrases.join(', ')}]`;
     const filters = [
       scope.urlPrefix === undefined ? '' : ` AND starts_with(d.url, ${bind(scope.urlPrefix)})`,
       scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,
@@ -294,8 +298,20 @@ export class PostgresSearchIndex implements SearchIndexLike {
         SELECT unnest(${prefixWords}::text[]) AS p
         UNION SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', array_to_string(${prefixWords}::text[], ' '))))
       ), candidates AS MATERIALIZED (
-        SELECT d.seq, d.tsv, d.length FROM search_documents d, q
+        SELECT d.seq, d.tsv, d.length, ${pairs} AS pairs FROM search_documents d, q
         WHERE d.owner = $1 AND d.collection = $2 AND d.tsv @@ q.query${filters}
+      ), pair_matches AS MATERIALIZED (
+        SELECT c.seq, c.length, p.i FROM candidates c, generate_subscripts(c.pairs, 1) AS p(i) WHERE c.pairs[p.i]
+      ), pair_scores AS MATERIALIZED (
+        -- A neighbour phrase scores as one more term (tf 1): its pages all hold its words, so all are candidates.
+        SELECT pm.seq, sum(
+          ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5))
+          * ${K1 + 1} / (1 + ${K1} * (1 - ${B} + ${B} * pm.length / stats.avgdl))
+        ) AS score
+        FROM pair_matches pm
+        JOIN (SELECT i, count(*)::float8 AS df FROM pair_matches GROUP BY i) f USING (i)
+        CROSS JOIN stats
+        GROUP BY pm.seq
       ), matches AS MATERIALIZED (
         SELECT c.seq, c.length, u.lexeme, (
           SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
@@ -318,7 +334,9 @@ export class PostgresSearchIndex implements SearchIndexLike {
         FROM matches m JOIN frequencies f USING (lexeme) CROSS JOIN stats
         GROUP BY m.seq
       ), page AS MATERIALIZED (
-        SELECT s.seq, s.score FROM scored s ORDER BY s.score DESC, s.seq LIMIT ${bind(limit)}
+        SELECT s.seq, s.score + coalesce(ps.score, 0) AS score
+        FROM scored s LEFT JOIN pair_scores ps USING (seq)
+        ORDER BY 2 DESC, s.seq LIMIT ${bind(limit)}
       )
       SELECT d.seq, d.id, d.url, d.title, d.headings, d.collection, d.indexed_at, p.score,
         ARRAY[${clauses.map((c) => `d.tsv @@ ${c}`).join(', ')}] AS held
