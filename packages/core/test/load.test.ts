@@ -54,6 +54,9 @@ describe('under the server default rate limit', () => {
     const finished = new Set(snapshots.filter((run) => run.status === 'completed').map((run) => run.id));
     expect(finished.size).toBe(200);
     // 200 watches are one stream: two batched reads of 100, then a few batched long polls.
+    console.log(
+      `load: 200 creations at once: ${watchedFrom} requests; then 200 watches: ${client.requestCount - watchedFrom} requests; ${client.rateLimitedCount} answered 429 in all`,
+    );
     expect(client.requestCount - watchedFrom).toBeLessThan(40);
     expect(client.activeWatches).toBe(0);
   }, 120_000);
@@ -67,6 +70,9 @@ describe('under the server default rate limit', () => {
     );
     expect(outcomes.every((outcome) => outcome.run.status === 'completed')).toBe(true);
     expect(outcomes.every((outcome) => outcome.results.length === 1)).toBe(true);
+    console.log(
+      `load: 200 crawls end to end at once: ${client.requestCount} requests, ${client.rateLimitedCount} answered 429`,
+    );
     // Pacing kept the client within the server's budget: the few 429s there were got retried.
     expect(client.rateLimitedCount).toBeLessThan(20);
   }, 180_000);
