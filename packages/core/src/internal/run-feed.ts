@@ -67,10 +67,11 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * request); after that a single batched long poll waits for any of them to
  * change: `GET /runs?ids=…&wait=N` with the list's change ETag in
  * `If-None-Match` (for more than 100 runs, the same without `ids`: every
- * run of the key, filtered here). The server answers with just the runs that
- * changed. Long polls start at least `minIntervalMs` apart, so a feed over
- * thousands of busy runs costs a few requests a second, and a quiet one one
- * request per `wait`. A server that cannot long-poll a list is polled with
+ * run of the key, filtered here; runs deleted since are named too). The
+ * server answers with just the runs that changed, on the first change. Long
+ * polls start one per `minIntervalMs` on average (up to `burst` back to back
+ * after a quiet spell), so a feed over thousands of busy runs costs a few
+ * requests a second, and a quiet one one request per `wait`. A server that cannot long-poll a list is polled with
  * plain batched reads on the adaptive schedule; one that cannot read
  * batches makes every watcher fail with {@link BatchUnsupportedError}, on
  * which the caller watches that run on its own.
