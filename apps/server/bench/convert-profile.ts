@@ -19,7 +19,15 @@ const MANUALS = [
 ];
 const SAMPLE = Number(process.env.BENCH_PROFILE_PAGES ?? 50);
 
-const STAGES = ['parse', 'scan', 'main content', 'text', 'markdown', 'convertPage (all)'] as const;
+const STAGES = [
+  'parse',
+  'scan',
+  'main content',
+  'text',
+  'markdown',
+  'convertPage (no html format)',
+  'convertPage (all formats)',
+] as const;
 
 function profile(root: string): { pages: number; kb: number; marked: number; ms: Record<string, number> } {
   const files = (readdirSync(root, { recursive: true }) as string[])
@@ -53,7 +61,8 @@ function profile(root: string): { pages: number; kb: number; marked: number; ms:
       );
       timed('text', () => elementToText(main.element));
       timed('markdown', () => elementToMarkdown(main.element));
-      timed('convertPage (all)', () => convertPage(html, url));
+      timed('convertPage (no html format)', () => convertPage(html, url, { html: false }));
+      timed('convertPage (all formats)', () => convertPage(html, url));
       if (measured) {
         bytes += html.length;
         if (main.source === 'marked') marked += 1;
@@ -70,5 +79,5 @@ for (const manual of MANUALS) {
     `${manual.name}: ${pages} pages, ${kb.toFixed(0)} KB of HTML a page, ${marked} marking their main content`,
   );
   for (const stage of STAGES)
-    console.log(`  ${stage.padEnd(20)} ${ms[stage]!.toFixed(1).padStart(7)} ms/page`);
+    console.log(`  ${stage.padEnd(30)} ${ms[stage]!.toFixed(1).padStart(7)} ms/page`);
 }

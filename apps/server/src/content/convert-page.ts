@@ -5,8 +5,6 @@ import { parseHtmlDocument } from './parse-document.js';
 import { elementToText } from './plain-text.js';
 import type { ConvertedPage } from './types.js';
 
-const collapseSpace = (text: string) => text.replace(/\s+/g, ' ').trim();
-
 /** Deeper pages get their plain text as Markdown. */
 const MARKDOWN_MAX_DEPTH = 500;
 
@@ -70,7 +68,7 @@ export function convertPage(html: string, pageUrl: string, options: { html?: boo
     markdown = text; // the converter choked: plain text is still Markdown
   }
   // Readability drops the heading that repeats the title; readers of the Markdown expect it on top.
-  const heading = collapseSpace(document.querySelector('h1')?.textContent ?? '') || facts.title;
+  const heading = facts.firstHeading ?? facts.title;
   if (heading && !/^# /m.test(markdown)) markdown = `# ${heading}\n\n${markdown}`;
   return {
     title: facts.title,

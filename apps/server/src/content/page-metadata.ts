@@ -57,6 +57,8 @@ export interface PageFacts {
   /** `og:title`, else `<title>`, else the first `<h1>`. */
   title: string | null;
   canonicalUrl: string | null;
+  /** The text of the page's first non-empty `<h1>`. */
+  firstHeading: string | null;
   /** Every `<a href>` (navigation included, `nofollow` too) as absolute http(s) URLs without fragments, deduplicated, in order. */
   links: string[];
   /** h1–h3 text in order, outside nav/footer/aside, exact repeats dropped. */
@@ -234,6 +236,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
 
   return {
     title: ogTitle ?? titleText ?? firstH1,
+    firstHeading: firstH1,
     canonicalUrl,
     links: [...links],
     headings,
