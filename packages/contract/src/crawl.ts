@@ -86,3 +86,17 @@ export type DeepCrawlParams = z.output<typeof DeepCrawlRequest>;
 
 /** `POST /api/v1/runs` body for a deep crawl. */
 export const DeepCrawlRunRequest = z.strictObject({ type: z.literal('deep-crawl'), ...deepCrawlFields });
+
+const { urls: _crawlUrls, ...crawlParamFields } = crawlFields;
+
+/**
+ * What a crawl run keeps of its request (`Run.params`): the body less `type`
+ * and `urls` (the run's own field), defaults applied. `url` is there when the
+ * crawl follows links from a start page.
+ */
+export const CrawlRunParams = z.strictObject(crawlParamFields);
+export type CrawlRunParams = z.output<typeof CrawlRunParams>;
+
+/** What a deep-crawl run keeps of its request (`Run.params`): the body less `type`, defaults applied. */
+export const DeepCrawlRunParams = z.strictObject(deepCrawlFields);
+export type DeepCrawlRunParams = z.output<typeof DeepCrawlRunParams>;

@@ -155,3 +155,9 @@ export type ExtractParams = z.output<typeof ExtractRequest>;
 export const ExtractRunRequest = z
   .strictObject({ type: z.literal('extract'), ...extractFields })
   .superRefine(requireQueryOrSchema);
+
+const { urls: _extractUrls, ...extractParamFields } = extractFields;
+
+/** What an extraction run keeps of its request (`Run.params`): the body less `type` and `urls`, defaults applied. */
+export const ExtractRunParams = z.strictObject(extractParamFields);
+export type ExtractRunParams = z.output<typeof ExtractRunParams>;

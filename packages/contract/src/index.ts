@@ -11,9 +11,11 @@ export {
 export {
   type CrawlParams,
   CrawlRequest,
+  CrawlRunParams,
   CrawlRunRequest,
   type DeepCrawlParams,
   DeepCrawlRequest,
+  DeepCrawlRunParams,
   DeepCrawlRunRequest,
 } from './crawl.js';
 export { ENDPOINTS, type Endpoint } from './endpoints.js';
@@ -22,6 +24,7 @@ export {
   ExtractionSchema,
   type ExtractParams,
   ExtractRequest,
+  ExtractRunParams,
   ExtractRunRequest,
   JsonType,
   SchemaProperty,
@@ -66,6 +69,7 @@ export {
   TERMINAL_STATUSES,
   type TerminalRunStatus,
 } from './run.js';
+export { RUN_PARAMS, type RunParams, type TypedRunParams } from './run-params.js';
 export {
   Collection,
   CollectionLenient,
