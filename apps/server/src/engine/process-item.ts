@@ -1,10 +1,4 @@
-import type {
-  ContentFormat,
-  CrawlParams,
-  DeepCrawlParams,
-  ExtractParams,
-  ResultContentFormat,
-} from '@webdata/contract';
+import type { ContentFormat, ResultContentFormat, TypedRunParams } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import type { ConvertedPage } from '../content/types.js';
 import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from '../crawl/url/index.js';
@@ -13,6 +7,7 @@ import type { ExtractionEngine } from '../extract/types.js';
 import type { FetchedPage, FetchTextOptions, PageFetcherLike, RobotsInfo } from '../fetch/types.js';
 import type { ScreenshotServiceLike } from '../screenshots/types.js';
 import type { ClaimedItem, DiscoveredUrl, ItemOutcome } from '../store/store.js';
+import { readRunParams } from './run-params.js';
 
 /** The fetcher as the pipeline uses it: pages, raw text (sitemaps) and robots rules. */
 export interface PipelineFetcher extends PageFetcherLike {
@@ -30,6 +25,9 @@ export interface PipelineDeps {
   screenshots: ScreenshotServiceLike;
 }
 
+/** A crawl or deep crawl with its params. */
+type CrawlingRun = Exclude<TypedRunParams, { type: 'extract' }>;
+
 /** Sitemap files read to seed one deep crawl (an index may point at many). */
 const MAX_SITEMAP_FILES = 20;
 
@@ -44,8 +42,8 @@ export async function processItem(
   signal: AbortSignal,
 ): Promise<ItemOutcome> {
   let page: FetchedPage;
-  const params = item.params;
-  const respectRobots = item.runType === 'extract' ? true : (params as CrawlParams).respect_robots !== false;
+  const run = readRunParams(item.runType, item.params);
+  const respectRobots = run.type === 'extract' ? true : run.params.respect_robots;
   try {
     page = await deps.fetcher.fetchPage(item.url, { signal, respectRobots });
   } catch (error) {
@@ -54,7 +52,7 @@ export async function processItem(
   }
   // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
   const formats: ContentFormat[] =
-    item.runType === 'extract' ? ['markdown', 'html', 'text', 'links'] : (params as CrawlParams).formats;
+    run.type === 'extract' ? ['markdown', 'html', 'text', 'links'] : run.params.formats;
   const converted = await deps.convert({ ...page, html: formats.includes('html') });
   signal.throwIfAborted();
   const all: Record<ContentFormat, () => string> = {
@@ -81,13 +79,12 @@ export async function processItem(
     contents,
   };
 
-  if (item.runType === 'extract') {
-    const extractParams = params as ExtractParams;
+  if (run.type === 'extract') {
     const extracted = await deps.extractor.extract({
       url: page.finalUrl,
       html: page.body,
-      schema: extractParams.schema,
-      query: extractParams.query,
+      schema: run.params.schema,
+      query: run.params.query,
       owner: item.owner,
       signal,
       // What the converter already read: Readability's metadata and the main text (not read twice).
@@ -103,13 +100,12 @@ export async function processItem(
       outcome.result.error = extracted.error;
     }
   } else {
-    const crawlParams = params as CrawlParams | DeepCrawlParams;
-    outcome.discovered = await discover(deps, item, converted, page, signal);
+    outcome.discovered = await discover(deps, item, run, converted, page, signal);
     outcome.aliases = aliasesOf(item, page, converted);
-    outcome.itemLimit = crawlParams.limit;
+    outcome.itemLimit = run.params.limit;
     outcome.document = {
       owner: item.owner,
-      collection: crawlParams.collection,
+      collection: run.params.collection,
       url: page.finalUrl,
       title: converted.title,
       headings: converted.headings,
@@ -118,7 +114,7 @@ export async function processItem(
     };
   }
 
-  if ((params as { screenshot?: boolean }).screenshot) {
+  if (run.params.screenshot) {
     await addScreenshot(deps, outcome, page, signal);
   }
   return outcome;
@@ -155,29 +151,29 @@ async function addScreenshot(
 async function discover(
   deps: PipelineDeps,
   item: ClaimedItem,
+  run: CrawlingRun,
   converted: ConvertedPage,
   page: FetchedPage,
   signal: AbortSignal,
 ): Promise<DiscoveredUrl[]> {
-  const params = item.params as Partial<DeepCrawlParams> & CrawlParams;
-  const deep = item.runType === 'deep-crawl';
+  const params = run.params;
   // A crawl of known URLs fetches exactly those; only a start URL is followed.
-  if (!deep && params.url === undefined) return [];
+  if (run.type === 'crawl' && params.url === undefined) return [];
   const depth = item.depth + 1;
-  if (deep && depth > (params.max_depth ?? 3)) return [];
+  if (run.type === 'deep-crawl' && depth > run.params.max_depth) return [];
   const root = params.url ?? item.url;
-  const sameSite = deep ? params.same_site !== false : true;
+  const sameSite = run.type === 'deep-crawl' ? run.params.same_site : true;
 
   const candidates = converted.links.map((url) => ({ url, parentUrl: page.finalUrl }));
-  if (deep && item.depth === 0 && params.use_sitemap !== false) {
-    candidates.push(...(await sitemapUrls(deps, page.finalUrl, params.respect_robots !== false, signal)));
+  if (run.type === 'deep-crawl' && item.depth === 0 && run.params.use_sitemap) {
+    candidates.push(...(await sitemapUrls(deps, page.finalUrl, params.respect_robots, signal)));
   }
   const found: DiscoveredUrl[] = [];
   const robots = new Map<string, RobotsInfo>();
   for (const candidate of candidates) {
     if (sameSite && !isSameSite(candidate.url, root)) continue;
     if (!matchesPathGlobs(candidate.url, params.include_paths ?? [], params.exclude_paths ?? [])) continue;
-    if (params.respect_robots !== false) {
+    if (params.respect_robots) {
       const origin = new URL(candidate.url).origin;
       let rules = robots.get(origin);
       if (!rules) {

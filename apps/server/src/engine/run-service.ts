@@ -6,6 +6,7 @@ import type { SchemaValidator } from '../extract/index.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import type { Store, StoredRun } from '../store/store.js';
 import type { RunEvents } from './run-events.js';
+import { splitRunRequest } from './run-params.js';
 import type { WorkerPool } from './worker-pool.js';
 
 /**
@@ -27,10 +28,8 @@ export class RunService {
     request: CreateRunParams,
     idempotencyKey?: string | undefined,
   ): Promise<{ run: StoredRun; created: boolean }> {
-    const { type, ...body } = request;
-    const urls = 'urls' in body && body.urls !== undefined ? body.urls : [(body as { url: string }).url];
-    const { urls: _urls, ...params } = body as typeof body & { urls?: string[] };
-    if (type === 'deep-crawl' && request.limit > this.config.deepCrawlCeiling) {
+    const { urls, run } = splitRunRequest(request);
+    if (run.type === 'deep-crawl' && run.params.limit > this.config.deepCrawlCeiling) {
       throw new ServiceError(
         'invalid_request',
         `limit is above this server's ceiling of ${this.config.deepCrawlCeiling}`,
@@ -47,14 +46,14 @@ export class RunService {
         if (!(error instanceof PageError)) throw error;
         throw new ServiceError('unprocessable_url', error.message, {
           details: [
-            { path: 'urls' in body ? ['urls', index] : ['url'], code: error.code, message: error.message },
+            { path: 'urls' in request ? ['urls', index] : ['url'], code: error.code, message: error.message },
           ],
         });
       }
     });
     // Compiling is the costly check, so it comes last, and on the schema thread.
-    if (type === 'extract' && request.schema !== undefined) {
-      const problem = await this.schemas.checkSchema(owner, request.schema);
+    if (run.type === 'extract' && run.params.schema !== undefined) {
+      const problem = await this.schemas.checkSchema(owner, run.params.schema);
       if (problem !== null) {
         throw new ServiceError('invalid_request', `schema is not a valid JSON Schema: ${problem.message}`, {
           details: [{ path: ['schema', ...problem.path], code: 'invalid_schema', message: problem.message }],
@@ -63,9 +62,8 @@ export class RunService {
     }
     const result = await this.store.createRun({
       owner,
-      type,
+      ...run,
       urls,
-      params,
       items: urls.map((url) => ({ url, key: normalizeUrl(url), depth: 0 })),
       idempotencyKey,
     });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_PARAMS } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from './blobs/directory-blob-store.js';
 import { PostgresStore } from './postgres/postgres-store.js';
@@ -71,7 +72,7 @@ async function crawlRun(urls: string[]) {
     owner: OWNER,
     type: 'crawl',
     urls,
-    params: { limit: 10 },
+    params: RUN_PARAMS.crawl.parse({ limit: 10 }),
     items: urls.map((url) => ({ url, key: url, depth: 0 })),
   });
   return run.run.id;
@@ -188,7 +189,13 @@ describe.each(stores)('%s run changes', (name, makeStore) => {
     const a = await crawlRun(['https://s.example/a']);
     const b = await crawlRun(['https://s.example/b']);
     const other = (
-      await store.createRun({ owner: 'own_other', type: 'crawl', urls: [], params: {}, items: [] })
+      await store.createRun({
+        owner: 'own_other',
+        type: 'crawl',
+        urls: [],
+        params: RUN_PARAMS.crawl.parse({}),
+        items: [],
+      })
     ).run.run.id;
     expect(await store.changeCursor()).toBe(before + 3);
     const created = await store.listRunChanges({ owner: OWNER, since: before, limit: 10 });
@@ -219,7 +226,13 @@ describe.each(stores)('%s run changes', (name, makeStore) => {
     const b = await crawlRun(['https://s.example/b']);
     const c = await crawlRun(['https://s.example/c']);
     const other = (
-      await store.createRun({ owner: 'own_other', type: 'crawl', urls: [], params: {}, items: [] })
+      await store.createRun({
+        owner: 'own_other',
+        type: 'crawl',
+        urls: [],
+        params: RUN_PARAMS.crawl.parse({}),
+        items: [],
+      })
     ).run.run.id;
     const since = await store.changeCursor();
     await store.cancelRun(OWNER, a);

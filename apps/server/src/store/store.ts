@@ -1,4 +1,12 @@
-import type { Result, ResultContentFormat, ResultStatus, Run, RunStatus, RunType } from '@webdata/contract';
+import type {
+  Result,
+  ResultContentFormat,
+  ResultStatus,
+  Run,
+  RunStatus,
+  RunType,
+  TypedRunParams,
+} from '@webdata/contract';
 import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
 
 /** A run as stored: the wire object plus what only the server knows. */
@@ -15,7 +23,8 @@ export interface ClaimedItem {
   runId: string;
   owner: string;
   runType: RunType;
-  params: Record<string, unknown>;
+  /** The run's params as stored (parsed JSON); the engine reads them with the contract's schema of `runType`. */
+  params: unknown;
   url: string;
   depth: number;
   parentUrl: string | null;
@@ -113,15 +122,13 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
-/** New run to store, with its first work items. */
-export interface NewRun {
+/** New run to store, with its first work items: its `type` and `params` as the contract types them. */
+export type NewRun = TypedRunParams & {
   owner: string;
-  type: RunType;
   urls: string[];
-  params: Record<string, unknown>;
   items: { url: string; key: string; depth: number }[];
   idempotencyKey?: string | undefined;
-}
+};
 
 /**
  * Everything the server persists. The embedded default is SQLite

@@ -1,4 +1,5 @@
 import {
+  type ContentFormat,
   ContentQuery,
   type ContentValue,
   ListResultsQuery,
@@ -7,11 +8,13 @@ import {
   type ResultContentFormat,
   ResultPage,
   ResultPathParams,
+  type Run,
   RunPathParams,
   ScreenshotAccess,
   SignedScreenshotQuery,
 } from '@webdata/contract';
 import type { FastifyInstance } from 'fastify';
+import { readRunParams } from '../../engine/run-params.js';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
 import { sendValid } from '../send.js';
@@ -24,17 +27,21 @@ const RAW_TYPES: Record<string, ResultContentFormat> = {
   'text/plain': 'text',
 };
 
+/** The formats a crawl asked for; null for an extraction, which keeps its pages in every format. */
+function formatsOf(run: Run): ContentFormat[] | null {
+  const typed = readRunParams(run.type, run.params);
+  return typed.type === 'extract' ? null : typed.params.formats;
+}
+
 /** The format served when the client names none: what the run was asked for first. */
-function defaultFormat(result: Result, params: Record<string, unknown>): ResultContentFormat {
+function defaultFormat(result: Result, run: Run): ResultContentFormat {
   if (result.data !== null) return 'json';
-  const formats = params.formats as ResultContentFormat[] | undefined;
-  return formats?.[0] ?? 'markdown';
+  return formatsOf(run)?.[0] ?? 'markdown';
 }
 
 /** The formats a run stores, as a reader would list them. */
-function requestedFormats(params: Record<string, unknown>): string {
-  const formats = (params.formats as string[] | undefined) ?? ['markdown', 'html', 'text', 'links', 'json'];
-  return formats.join(', ');
+function requestedFormats(run: Run): string {
+  return (formatsOf(run) ?? ['markdown', 'html', 'text', 'links', 'json']).join(', ');
 }
 
 /** Content as stored (JSON text for `json` and `links`) as it goes on the wire. */
@@ -64,7 +71,7 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
       const stored = await context.store.getRun(request.owner, runId);
       if (!stored) throw notFound('run');
       for (const result of page.data) {
-        const chosen = format ?? defaultFormat(result, stored.run.params);
+        const chosen = format ?? defaultFormat(result, stored.run);
         const body = await context.store.getContent(result.id, chosen);
         result.content = body === null ? null : parseStoredContent(chosen, body);
       }
@@ -79,14 +86,14 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
     const result = stored && (await context.store.getResult(request.owner, runId, resultId));
     if (!stored || !result) throw notFound('result');
     const raw = rawPreference(request.headers.accept);
-    const format = query.format ?? (raw ? RAW_TYPES[raw]! : defaultFormat(result, stored.run.params));
+    const format = query.format ?? (raw ? RAW_TYPES[raw]! : defaultFormat(result, stored.run));
     const body = await context.store.getContent(resultId, format);
     if (body === null) {
       throw new ServiceError(
         'not_found',
         result.status === 'failed'
           ? `this result failed (${result.error?.code}); it has no ${format} content`
-          : `this result has no ${format} content; the run asked for ${requestedFormats(stored.run.params)}`,
+          : `this result has no ${format} content; the run asked for ${requestedFormats(stored.run)}`,
       );
     }
     const content = parseStoredContent(format, body);

@@ -13,7 +13,6 @@ import {
   RunPathParams,
 } from '@webdata/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
 import { RunSnapshots } from '../run-snapshots.js';
@@ -50,17 +49,16 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     if (!created) reply.header('idempotent-replayed', 'true');
     return sendValid(context, reply, Run, run.run, 202);
   };
-  const typed =
-    <T extends z.ZodType>(schema: T, type: CreateRunParams['type']) =>
-    (request: FastifyRequest, reply: FastifyReply) =>
-      create(request, reply, {
-        type,
-        ...(parseRequest(schema, request.body, 'body') as object),
-      } as CreateRunParams);
-
-  app.post('/api/v1/extract', typed(ExtractRequest, 'extract'));
-  app.post('/api/v1/crawl', typed(CrawlRequest, 'crawl'));
-  app.post('/api/v1/deep-crawl', typed(DeepCrawlRequest, 'deep-crawl'));
+  // The three typed endpoints are `POST /runs` with the type implied by the path.
+  app.post('/api/v1/extract', (request, reply) =>
+    create(request, reply, { type: 'extract', ...parseRequest(ExtractRequest, request.body, 'body') }),
+  );
+  app.post('/api/v1/crawl', (request, reply) =>
+    create(request, reply, { type: 'crawl', ...parseRequest(CrawlRequest, request.body, 'body') }),
+  );
+  app.post('/api/v1/deep-crawl', (request, reply) =>
+    create(request, reply, { type: 'deep-crawl', ...parseRequest(DeepCrawlRequest, request.body, 'body') }),
+  );
   app.post('/api/v1/runs', (request, reply) =>
     create(request, reply, parseRequest(CreateRunRequest, request.body, 'body')),
   );

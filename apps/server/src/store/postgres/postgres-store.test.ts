@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_PARAMS } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from '../blobs/directory-blob-store.js';
 import type { ClaimedItem, ItemOutcome, RunChange } from '../store.js';
@@ -70,7 +71,7 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
       owner: OWNER,
       type: 'crawl',
       urls,
-      params: {},
+      params: RUN_PARAMS.crawl.parse({}),
       items: urls.map((url) => ({ url, key: url, depth: 0 })),
     });
     return run.run.id;

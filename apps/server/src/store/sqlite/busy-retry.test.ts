@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUN_PARAMS } from '@webdata/contract';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../errors.js';
@@ -24,7 +25,13 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const newRun = { owner: 'o', type: 'crawl' as const, urls: ['http://a.test/'], params: {}, items: [] };
+const newRun = {
+  owner: 'o',
+  type: 'crawl' as const,
+  urls: ['http://a.test/'],
+  params: RUN_PARAMS.crawl.parse({}),
+  items: [],
+};
 
 describe('a store call meeting a locked database', () => {
   it('becomes 503 unavailable with Retry-After once the budget is spent', async () => {

@@ -1,0 +1,41 @@
+import { type CreateRunParams, RUN_PARAMS, type RunType, type TypedRunParams } from '@webdata/contract';
+
+/**
+ * A validated creating request split the way a run stores it: its URLs (the
+ * run's `urls`) and its type with the rest of the body as params, typed by
+ * the contract's schema for that type.
+ */
+export function splitRunRequest(request: CreateRunParams): { urls: string[]; run: TypedRunParams } {
+  switch (request.type) {
+    case 'extract': {
+      const { type, urls, ...params } = request;
+      return { urls, run: { type, params } };
+    }
+    case 'crawl': {
+      const { type, urls, ...params } = request;
+      // The contract asks for exactly one of `urls` (known pages) and `url` (a start page).
+      const start = params.url === undefined ? [] : [params.url];
+      return { urls: urls ?? start, run: { type, params } };
+    }
+    case 'deep-crawl': {
+      const { type, ...params } = request;
+      return { urls: [params.url], run: { type, params } };
+    }
+  }
+}
+
+/**
+ * A run's params as the store hands them back (parsed JSON), read with the
+ * contract's schema of its type: defaults applied, anything else refused
+ * (a throw, which fails the item as an internal error rather than guessing).
+ */
+export function readRunParams(type: RunType, params: unknown): TypedRunParams {
+  switch (type) {
+    case 'extract':
+      return { type, params: RUN_PARAMS.extract.parse(params) };
+    case 'crawl':
+      return { type, params: RUN_PARAMS.crawl.parse(params) };
+    case 'deep-crawl':
+      return { type, params: RUN_PARAMS['deep-crawl'].parse(params) };
+  }
+}
