@@ -8,6 +8,10 @@ import { conformanceTarget } from '../src/target.js';
 const target = conformanceTarget();
 const call = apiClient(target.baseUrl, target.apiKey);
 const created: string[] = [];
+/** More runs of the key, so the default page size has more than one page to cut. */
+const filler: string[] = [];
+/** The default page size of api-v1 lists. */
+const DEFAULT_PAGE_SIZE = 50;
 
 beforeAll(async () => {
   // Three runs, oldest first, a few milliseconds apart so "newest first" has an order to show.
@@ -18,7 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const id of created) await call('DELETE', `/api/v1/runs/${id}`);
+  for (const id of [...created, ...filler]) await call('DELETE', `/api/v1/runs/${id}`);
 });
 
 async function listRuns(query: string) {
@@ -62,9 +66,20 @@ describe('GET /runs', () => {
   });
 
   it('[api-v1 Lists] limit defaults to 50 and accepts 1 and 200', async () => {
-    expect((await listRuns('limit=1')).data.length).toBeLessThanOrEqual(1);
-    expect((await listRuns('limit=200')).data.length).toBeLessThanOrEqual(200);
-    expect((await listRuns('')).data.length).toBeLessThanOrEqual(50);
+    // This file's runs alone make the key hold more than a default page (other files' runs only add).
+    while (created.length + filler.length <= DEFAULT_PAGE_SIZE) {
+      filler.push((await createRun(call, '/api/v1/crawl', { urls: [anyPageUrl(target, '/c?filler')] })).id);
+    }
+    const byDefault = await listRuns('');
+    expect(byDefault.data).toHaveLength(DEFAULT_PAGE_SIZE);
+    expect(byDefault.next_cursor).toEqual(expect.any(String));
+    const one = await listRuns('limit=1');
+    expect(one.data).toHaveLength(1);
+    expect(one.next_cursor).toEqual(expect.any(String));
+    const most = await listRuns('limit=200');
+    expect(most.data.length).toBeGreaterThan(DEFAULT_PAGE_SIZE);
+    expect(most.data.length).toBeLessThanOrEqual(200);
+    expect(most.data.map((run) => run.id)).toEqual(expect.arrayContaining([...created, ...filler]));
   });
 
   it('[api-v1 Requests] GET /runs filters by type and status', async () => {

@@ -1,5 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConvertInput } from './convert-fetched.js';
 import { ConverterPool } from './converter-pool.js';
+
+// Counts conversions on this (the main) thread. Worker threads load their own copy of the module,
+// which this mock does not reach: a page converted on a thread leaves the count alone.
+const mainThread = vi.hoisted(() => ({ conversions: 0 }));
+vi.mock('./convert-fetched.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./convert-fetched.js')>();
+  return {
+    ...actual,
+    convertFetched: (page: ConvertInput) => {
+      mainThread.conversions += 1;
+      return actual.convertFetched(page);
+    },
+  };
+});
 
 let pool: ConverterPool | undefined;
 afterEach(async () => pool?.close());
@@ -16,22 +31,29 @@ describe('ConverterPool', () => {
       body: html(i),
       finalUrl: `https://s.example/${i}`,
     }));
+    mainThread.conversions = 0;
     const threaded = await Promise.all(pages.map((page) => pool!.convert(page)));
+    // Every page went to a thread: none was converted here (a pool that fell back inline would be).
+    expect(mainThread.conversions).toBe(0);
     for (const [i, page] of pages.entries()) {
       expect(threaded[i]).toEqual(await inline.convert(page));
       expect(threaded[i]?.title).toBe(`Page ${i}`);
       expect(threaded[i]?.links).toEqual([`https://s.example/next/${i}`]);
     }
+    expect(mainThread.conversions).toBe(pages.length); // the inline pool's, for the comparison
   });
 
   it('converts text and JSON pages too, and keeps working after close (inline)', async () => {
     pool = new ConverterPool(1);
+    mainThread.conversions = 0;
     expect(
       (await pool.convert({ kind: 'text', body: 'plain', finalUrl: 'https://s.example/a.txt' })).markdown,
     ).toBe('plain');
+    expect(mainThread.conversions).toBe(0);
     await pool.close();
     expect((await pool.convert({ kind: 'html', body: html(1), finalUrl: 'https://s.example/' })).title).toBe(
       'Page 1',
     );
+    expect(mainThread.conversions).toBe(1);
   });
 });
