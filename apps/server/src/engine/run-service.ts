@@ -1,4 +1,4 @@
-import type { CreateRunParams, Run } from '@webdata/contract';
+import type { CreateRunParams, Run, RunStatus } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import { normalizeUrl } from '../crawl/url/index.js';
 import { conflict, notFound, PageError, ServiceError } from '../errors.js';
@@ -7,6 +7,7 @@ import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import type { Store, StoredRun } from '../store/store.js';
 import type { RunEvents } from './run-events.js';
 import { splitRunRequest } from './run-params.js';
+import { CANCELLABLE, RETRYABLE } from './run-state.js';
 import type { WorkerPool } from './worker-pool.js';
 
 /**
@@ -73,7 +74,7 @@ export class RunService {
 
   async cancel(owner: string, runId: string): Promise<Run> {
     const cancelled = await this.store.cancelRun(owner, runId);
-    if (!cancelled) throw await this.refusal(owner, runId, 'cancel', 'queued or running');
+    if (!cancelled) throw await this.refusal(owner, runId, 'cancel', CANCELLABLE);
     this.pool?.abortRun(runId);
     this.events.notify(runId);
     return cancelled.run;
@@ -81,7 +82,7 @@ export class RunService {
 
   async retry(owner: string, runId: string): Promise<Run> {
     const retried = await this.store.retryRun(owner, runId);
-    if (!retried) throw await this.refusal(owner, runId, 'retry', 'incomplete, failed or cancelled');
+    if (!retried) throw await this.refusal(owner, runId, 'retry', RETRYABLE);
     this.pool?.poke();
     this.events.notify(runId);
     return retried.run;
@@ -99,10 +100,17 @@ export class RunService {
     owner: string,
     runId: string,
     action: string,
-    allowed: string,
+    allowed: readonly RunStatus[],
   ): Promise<ServiceError> {
     const stored = await this.store.getRun(owner, runId);
     if (!stored) return notFound('run');
-    return conflict(`cannot ${action} a run that is ${stored.run.status}; only a ${allowed} run can be`);
+    return conflict(
+      `cannot ${action} a run that is ${stored.run.status}; only a ${sayEither(allowed)} run can be`,
+    );
   }
+}
+
+/** `a, b or c`. */
+function sayEither(states: readonly string[]): string {
+  return states.length < 2 ? states.join('') : `${states.slice(0, -1).join(', ')} or ${states.at(-1)}`;
 }

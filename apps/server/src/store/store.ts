@@ -201,6 +201,3 @@ export interface Store {
   watchRuns?(onChange: (change: RunChange) => void, onResync: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
-
-/** Item states (internal; results only show succeeded and failed). */
-export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

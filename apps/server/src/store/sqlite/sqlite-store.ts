@@ -12,7 +12,20 @@ import type {
 } from '@webdata/contract';
 import { LIMITS } from '@webdata/contract';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { canCancel, canRetry, settle } from '../../engine/run-state.js';
+import {
+  ACTIVE_RUN_STATUSES,
+  cancelDecision,
+  claimDecision,
+  ITEM_MOVES,
+  type ItemMove,
+  LEASED_ITEM_STATUS,
+  NEW_ITEM_STATUS,
+  NEW_RUN_STATUS,
+  type RunDecision,
+  retryDecision,
+  settle,
+  WAITING_ITEM_STATUS,
+} from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -152,15 +165,36 @@ export class SqliteStore implements Store {
     this.sql('UPDATE runs SET version = version + 1, updated_at = ? WHERE id = ?').run(timestamp, runId);
   }
 
-  /** Moves a run whose items are all done to the terminal status the engine's state machine decides. */
-  private settle(runId: string, timestamp: string): void {
+  /**
+   * Writes a change of a run that the engine's state machine decided, with a
+   * new version (the caller moves the decision's items in the same transaction).
+   */
+  private writeDecision(runId: string, decision: RunDecision, timestamp: string): void {
+    const sets = ['status = ?', 'updated_at = ?', 'version = version + 1'];
+    const args: (string | null)[] = [decision.status, timestamp];
+    if (decision.error !== undefined) {
+      sets.push('error = ?');
+      args.push(decision.error && JSON.stringify(decision.error));
+    }
+    if (decision.finished === 'now') {
+      sets.push('finished_at = ?');
+      args.push(timestamp);
+    } else if (decision.finished === 'clear') {
+      sets.push('finished_at = NULL');
+    }
+    if (decision.started) {
+      sets.push('started_at = coalesce(started_at, ?)');
+      args.push(timestamp);
+    }
+    this.sql(`UPDATE runs SET ${sets.join(', ')} WHERE id = ?`).run(...args, runId);
+  }
+
+  /** A new version of a run whose items changed: settled when the state machine says its items are all done. */
+  private changed(runId: string, timestamp: string): void {
     const row = this.runRow(runId);
-    if (!row) return;
-    const settled = settle(row.status as RunStatus, this.statsOf(runId));
-    if (!settled) return;
-    this.sql(
-      'UPDATE runs SET status = ?, error = ?, finished_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?',
-    ).run(settled.status, settled.error && JSON.stringify(settled.error), timestamp, timestamp, runId);
+    const settled = row && settle(row.status as RunStatus, this.statsOf(runId));
+    if (settled) this.writeDecision(runId, settled, timestamp);
+    else this.touch(runId, timestamp);
   }
 
   async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
@@ -180,11 +214,12 @@ export class SqliteStore implements Store {
       const runId = newId('run');
       this.sql(
         `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
-           VALUES (?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         runId,
         input.owner,
         input.type,
+        NEW_RUN_STATUS,
         JSON.stringify(input.urls),
         JSON.stringify(input.params),
         timestamp,
@@ -193,11 +228,19 @@ export class SqliteStore implements Store {
       );
       const insertItem = this.sql(
         `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
-         VALUES (?, ?, ?, ?, ?, NULL, 'queued', ?)`,
+         VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
       );
       let inserted = 0;
       for (const item of input.items) {
-        inserted += insertItem.run(newId('itm'), runId, item.url, item.key, item.depth, timestamp).changes;
+        inserted += insertItem.run(
+          newId('itm'),
+          runId,
+          item.url,
+          item.key,
+          item.depth,
+          NEW_ITEM_STATUS,
+          timestamp,
+        ).changes;
       }
       this.sql('UPDATE runs SET item_count = ? WHERE id = ?').run(inserted, runId);
       return { run: this.toStored(this.runRow(runId)!), created: true };
@@ -289,14 +332,14 @@ export class SqliteStore implements Store {
   async cancelRun(owner: string, runId: string): Promise<StoredRun | null> {
     return this.db.transaction(() => {
       const row = this.ownedRunRow(owner, runId);
-      if (!row || !canCancel(row.status as RunStatus)) return null;
+      const decision = row && cancelDecision(row.status as RunStatus);
+      if (!decision?.items) return null;
       const timestamp = now();
+      const move = decision.items;
       this.sql(
-        "UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN ('queued', 'running')",
-      ).run(timestamp, runId);
-      this.sql(
-        "UPDATE runs SET status = 'cancelled', finished_at = ?, updated_at = ?, version = version + 1 WHERE id = ?",
-      ).run(timestamp, timestamp, runId);
+        `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE run_id = ? AND status IN (${marks(move.from)})`,
+      ).run(move.to, timestamp, runId, ...move.from);
+      this.writeDecision(runId, decision, timestamp);
       return this.toStored(this.runRow(runId)!);
     })();
   }
@@ -304,29 +347,32 @@ export class SqliteStore implements Store {
   async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
     return this.db.transaction(() => {
       const row = this.ownedRunRow(owner, runId);
-      if (!row || !canRetry(row.status as RunStatus)) return null;
+      const decision = row && retryDecision(row.status as RunStatus, this.statsOf(runId));
+      if (!decision) return null;
       const timestamp = now();
-      const retried = this.sql<[string], { id: string }>(
-        "SELECT id FROM items WHERE run_id = ? AND status IN ('failed', 'cancelled')",
-      )
-        .all(runId)
-        .map((item) => item.id);
-      const resultIds = this.sql<[string], { id: string }>(
-        "SELECT r.id FROM results r JOIN items i ON i.id = r.item_id WHERE r.run_id = ? AND i.status IN ('failed', 'cancelled')",
-      )
-        .all(runId)
-        .map((result) => result.id);
-      this.deleteResults(resultIds);
-      const requeue = this.sql(
-        "UPDATE items SET status = 'queued', attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?",
-      );
-      for (const id of retried) requeue.run(timestamp, id);
-      this.sql(
-        "UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = ?, version = version + 1 WHERE id = ?",
-      ).run(timestamp, runId);
-      if (retried.length === 0) this.settle(runId, timestamp);
+      if (decision.items) this.requeueForRetry(runId, decision.items, timestamp);
+      this.writeDecision(runId, decision, timestamp);
       return this.toStored(this.runRow(runId)!);
     })();
+  }
+
+  /** Queues a retried run's items again, with fresh attempts; their earlier results go. */
+  private requeueForRetry(runId: string, move: ItemMove, timestamp: string): void {
+    const retried = this.sql<string[], { id: string }>(
+      `SELECT id FROM items WHERE run_id = ? AND status IN (${marks(move.from)})`,
+    )
+      .all(runId, ...move.from)
+      .map((item) => item.id);
+    const resultIds = this.sql<string[], { id: string }>(
+      `SELECT r.id FROM results r JOIN items i ON i.id = r.item_id WHERE r.run_id = ? AND i.status IN (${marks(move.from)})`,
+    )
+      .all(runId, ...move.from)
+      .map((result) => result.id);
+    this.deleteResults(resultIds);
+    const requeue = this.sql(
+      'UPDATE items SET status = ?, attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
+    );
+    for (const id of retried) requeue.run(move.to, timestamp, id);
   }
 
   private deleteResults(resultIds: string[]): void {
@@ -372,19 +418,25 @@ export class SqliteStore implements Store {
           lease_token: string;
         }
       >(
-        `UPDATE items SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1,
+        `UPDATE items SET status = ?, lease_owner = ?, lease_until = ?, attempts = attempts + 1,
              lease_token = lower(hex(randomblob(8))), updated_at = ?
-           WHERE id IN (${picked.map(() => '?').join(',')}) AND status = 'queued'
+           WHERE id IN (${marks(picked)}) AND status IN (${marks(ITEM_MOVES.claim.from)})
            RETURNING id, run_id, url, depth, parent_url, lease_token`,
-      ).all(workerId, Date.now() + leaseMs, timestamp, ...picked);
+      ).all(
+        ITEM_MOVES.claim.to,
+        workerId,
+        Date.now() + leaseMs,
+        timestamp,
+        ...picked,
+        ...ITEM_MOVES.claim.from,
+      );
       const runs = new Map<string, RunRow>();
       for (const row of rows) {
         if (runs.has(row.run_id)) continue;
         // Every claimed run changes (its stats, maybe its status): a new version for ETags and long polls.
-        this.sql(
-          "UPDATE runs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END, started_at = coalesce(started_at, ?), updated_at = ?, version = version + 1 WHERE id = ?",
-        ).run(timestamp, timestamp, row.run_id);
-        runs.set(row.run_id, this.runRow(row.run_id)!);
+        const run = this.runRow(row.run_id)!;
+        this.writeDecision(row.run_id, claimDecision(run.status as RunStatus), timestamp);
+        runs.set(row.run_id, run);
       }
       return rows.map((row) => {
         const run = runs.get(row.run_id)!;
@@ -414,17 +466,17 @@ export class SqliteStore implements Store {
   private pickQueued(count: number): string[] {
     // Only active runs with queued items, in one statement: a claim comes after every finished item, and
     // asking each of a thousand running runs for queued items (none, mostly) took ~50 ms each time.
-    const active = this.sql<[], { id: string }>(
-      `SELECT id FROM runs r WHERE status IN ('queued', 'running')
-         AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = 'queued') ORDER BY seq`,
+    const active = this.sql<string[], { id: string }>(
+      `SELECT id FROM runs r WHERE status IN (${marks(ACTIVE_RUN_STATUSES)})
+         AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ?) ORDER BY seq`,
     )
-      .all()
+      .all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS)
       .map((run) => run.id);
     if (active.length === 0) return [];
     const start = this.claimRotation++ % active.length;
     const order = [...active.slice(start), ...active.slice(0, start)];
-    const next = this.sql<[string, number], { id: string }>(
-      "SELECT id FROM items WHERE run_id = ? AND status = 'queued' ORDER BY seq LIMIT ?",
+    const next = this.sql<[string, string, number], { id: string }>(
+      'SELECT id FROM items WHERE run_id = ? AND status = ? ORDER BY seq LIMIT ?',
     );
     const picked: string[] = [];
     const taken = new Map<string, number>();
@@ -435,7 +487,7 @@ export class SqliteStore implements Store {
         const room = count - picked.length;
         if (room <= 0) return picked;
         const already = taken.get(runId) ?? 0;
-        const ids = next.all(runId, already + Math.min(pass, room)).slice(already);
+        const ids = next.all(runId, WAITING_ITEM_STATUS, already + Math.min(pass, room)).slice(already);
         for (const { id } of ids) picked.push(id);
         taken.set(runId, already + ids.length);
       }
@@ -445,16 +497,18 @@ export class SqliteStore implements Store {
 
   async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
     const info = this.sql(
-      "UPDATE items SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = 'running'",
-    ).run(Date.now() + leaseMs, item.itemId, item.leaseToken);
+      'UPDATE items SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = ?',
+    ).run(Date.now() + leaseMs, item.itemId, item.leaseToken, LEASED_ITEM_STATUS);
     return info.changes === 1;
   }
 
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
     return this.db.transaction(() => {
-      const held = this.sql(
-        "SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = 'running'",
-      ).get(item.itemId, item.leaseToken);
+      const held = this.sql('SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = ?').get(
+        item.itemId,
+        item.leaseToken,
+        LEASED_ITEM_STATUS,
+      );
       if (!held) return false;
       const timestamp = now();
       this.sql(
@@ -503,8 +557,7 @@ export class SqliteStore implements Store {
       if (outcome.discovered?.length)
         this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp);
       if (outcome.document) this.search.upsert(outcome.document);
-      this.touch(item.runId, timestamp);
-      this.settle(item.runId, timestamp);
+      this.changed(item.runId, timestamp);
       return true;
     })();
   }
@@ -516,11 +569,11 @@ export class SqliteStore implements Store {
    */
   private addAliases(runId: string, aliases: string[]): void {
     const addAlias = this.sql('INSERT OR IGNORE INTO url_aliases (run_id, url_key) VALUES (?, ?)');
-    const dropQueued = this.sql("DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = 'queued'");
+    const dropQueued = this.sql('DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = ?');
     let dropped = 0;
     for (const alias of aliases) {
       addAlias.run(runId, alias);
-      dropped += dropQueued.run(runId, alias).changes;
+      dropped += dropQueued.run(runId, alias, WAITING_ITEM_STATUS).changes;
     }
     if (dropped > 0) this.sql('UPDATE runs SET item_count = item_count - ? WHERE id = ?').run(dropped, runId);
   }
@@ -538,7 +591,7 @@ export class SqliteStore implements Store {
     let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - count;
     const insert = this.sql(
       `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
-       SELECT ?, ?, ?, ?, ?, ?, 'queued', ?
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?
        WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = ? AND url_key = ?)`,
     );
     let inserted = 0;
@@ -551,6 +604,7 @@ export class SqliteStore implements Store {
         found.key,
         found.depth,
         found.parentUrl,
+        NEW_ITEM_STATUS,
         timestamp,
         runId,
         found.key,
@@ -564,24 +618,24 @@ export class SqliteStore implements Store {
 
   async releaseItem(item: ClaimedItem): Promise<void> {
     this.db.transaction(() => {
+      const move = ITEM_MOVES.requeue;
       const info = this.sql(
-        "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND lease_token = ? AND status = 'running'",
-      ).run(item.itemId, item.leaseToken);
+        `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND lease_token = ? AND status IN (${marks(move.from)})`,
+      ).run(move.to, item.itemId, item.leaseToken, ...move.from);
       if (info.changes === 1) this.touch(item.runId);
     })();
   }
 
   async requeueInterrupted(options: { all: boolean }): Promise<number> {
+    const move = ITEM_MOVES.requeue;
+    const interrupted = `status IN (${marks(move.from)})${options.all ? '' : ' AND lease_until < ?'}`;
+    const args = [...move.from, ...(options.all ? [] : [Date.now()])];
     this.sql(
-      `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE status = 'running'${options.all ? '' : ' AND lease_until < ?'})`,
-    ).run(...(options.all ? [] : [Date.now()]));
-    const info = options.all
-      ? this.sql(
-          "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running'",
-        ).run()
-      : this.sql(
-          "UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL WHERE status = 'running' AND lease_until < ?",
-        ).run(Date.now());
+      `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE ${interrupted})`,
+    ).run(...args);
+    const info = this.sql(
+      `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL WHERE ${interrupted}`,
+    ).run(move.to, ...args);
     return info.changes;
   }
 
@@ -701,4 +755,9 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
+}
+
+/** One `?` per value, for an `IN (…)` list. */
+function marks(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
 }
