@@ -5,18 +5,23 @@ import type {
   ResultStatus,
   Run,
   RunStats,
-  RunStatus,
   RunType,
 } from '@webdata/contract';
-import { LIMITS } from '@webdata/contract';
+import { LIMITS, RunStatus } from '@webdata/contract';
 import type pg from 'pg';
 import {
+  ACTIVE_RUN_STATUSES,
   CANCELLABLE,
-  canCancel,
-  canRetry,
-  RETRIED_ITEMS,
+  cancelDecision,
+  claimDecision,
+  ITEM_MOVES,
+  LEASED_ITEM_STATUS,
+  NEW_ITEM_STATUS,
+  NEW_RUN_STATUS,
+  type RunDecision,
+  retryDecision,
   settle,
-  statusOnClaim,
+  WAITING_ITEM_STATUS,
 } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
@@ -271,7 +276,7 @@ export class PostgresStore implements Store {
       const now = new Date();
       await client.query(
         `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6, $7)`,
+         VALUES ($1, $2, $3, $8, $4, $5, $6, $6, $7)`,
         [
           runId,
           input.owner,
@@ -280,11 +285,12 @@ export class PostgresStore implements Store {
           JSON.stringify(input.params),
           now,
           input.idempotencyKey ?? null,
+          NEW_RUN_STATUS,
         ],
       );
       const inserted = await client.query(
         `INSERT INTO items (id, run_id, url, url_key, depth, status, updated_at)
-         SELECT id, $1, url, key, depth, 'queued', $2
+         SELECT id, $1, url, key, depth, $7, $2
          FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS t(id, url, key, depth, ord)
          ORDER BY ord
          ON CONFLICT (run_id, url_key) DO NOTHING`,
@@ -295,6 +301,7 @@ export class PostgresStore implements Store {
           input.items.map((item) => item.url),
           input.items.map((item) => item.key),
           input.items.map((item) => item.depth),
+          NEW_ITEM_STATUS,
         ],
       );
       await client.query('UPDATE runs SET item_count = $2 WHERE id = $1', [runId, inserted.rowCount ?? 0]);
@@ -398,19 +405,16 @@ export class PostgresStore implements Store {
         'SELECT status FROM runs WHERE id = $1 AND owner = $2',
         [runId, owner],
       );
-      if (!head.rows[0] || !canCancel(head.rows[0].status)) return null;
+      const decision = head.rows[0] && cancelDecision(head.rows[0].status);
+      if (!decision?.items) return null;
       // Items first (the lock order of claims and completions): a worker's late write then finds no lease.
       await client.query(
-        `UPDATE items SET status = 'cancelled', lease_owner = NULL, lease_token = NULL, updated_at = now()
-         WHERE run_id = $1 AND status IN ('queued', 'running')`,
-        [runId],
+        `UPDATE items SET status = $2, lease_owner = NULL, lease_token = NULL, updated_at = now()
+         WHERE run_id = $1 AND status = ANY($3)`,
+        [runId, decision.items.to, [...decision.items.from]],
       );
-      const cancelled = await client.query(
-        `UPDATE runs SET status = 'cancelled', finished_at = now(), updated_at = now()
-         WHERE id = $1 AND status = ANY($2)`,
-        [runId, [...CANCELLABLE]],
-      );
-      if (!cancelled.rowCount) return null;
+      // Still cancellable: a concurrent change of the run (read without a lock) wins.
+      if (!(await this.writeDecision(client, runId, decision, CANCELLABLE))) return null;
       return this.bumpedAtCommit(client, atCommit, runId);
     });
   }
@@ -433,23 +437,24 @@ export class PostgresStore implements Store {
         'SELECT status FROM runs WHERE id = $1 AND owner = $2 FOR UPDATE',
         [runId, owner],
       );
-      if (!head.rows[0] || !canRetry(head.rows[0].status)) return null;
-      const results = await client.query<{ id: string }>(
-        `DELETE FROM results r USING items i
-         WHERE r.item_id = i.id AND r.run_id = $1 AND i.status = ANY($2) RETURNING r.id`,
-        [runId, [...RETRIED_ITEMS]],
-      );
-      replaced.push(...results.rows.map((row) => row.id));
-      const requeued = await client.query(
-        `UPDATE items SET status = 'queued', attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = now()
-         WHERE run_id = $1 AND status = ANY($2)`,
-        [runId, [...RETRIED_ITEMS]],
-      );
-      await client.query(
-        `UPDATE runs SET status = 'queued', error = NULL, finished_at = NULL, updated_at = now() WHERE id = $1`,
-        [runId],
-      );
-      if (requeued.rowCount === 0) await this.settleRun(client, runId);
+      if (!head.rows[0]) return null;
+      const run = (await this.readRun(client, runId))!;
+      const decision = retryDecision(head.rows[0].status, run.run.stats);
+      if (!decision) return null;
+      if (decision.items) {
+        const results = await client.query<{ id: string }>(
+          `DELETE FROM results r USING items i
+           WHERE r.item_id = i.id AND r.run_id = $1 AND i.status = ANY($2) RETURNING r.id`,
+          [runId, [...decision.items.from]],
+        );
+        replaced.push(...results.rows.map((row) => row.id));
+        await client.query(
+          `UPDATE items SET status = $3, attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = now()
+           WHERE run_id = $1 AND status = ANY($2)`,
+          [runId, [...decision.items.from], decision.items.to],
+        );
+      }
+      await this.writeDecision(client, runId, decision);
       return this.bumpedAtCommit(client, atCommit, runId);
     });
     await this.deleteBlobs(runId, replaced);
@@ -486,7 +491,7 @@ export class PostgresStore implements Store {
     if (count <= 0) return [];
     return this.tx(async (client, atCommit) => {
       const active = await client.query<{ n: string }>(
-        "SELECT count(*) AS n FROM runs WHERE status IN ('queued', 'running')",
+        `SELECT count(*) AS n FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})`,
       );
       const runs = Number(active.rows[0]!.n);
       if (runs === 0) return [];
@@ -521,10 +526,12 @@ export class PostgresStore implements Store {
         runIds,
       ]);
       const byId = new Map(runRows.map((run) => [run.id, run]));
-      const running = client.escapeLiteral(statusOnClaim('queued'));
       this.bumpAtCommit(client, atCommit, runIds, {
-        set: `status = CASE WHEN status = 'queued' THEN ${running} ELSE status END, started_at = coalesce(started_at, now())`,
-        transition: (runId) => byId.get(runId)?.status === 'queued',
+        set: CLAIMED_RUN_SET,
+        transition: (runId) => {
+          const status = byId.get(runId)?.status;
+          return status !== undefined && claimDecision(status).status !== status;
+        },
       });
       return claimed.map((row) => {
         const run = byId.get(row.run_id)!;
@@ -546,8 +553,8 @@ export class PostgresStore implements Store {
   async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
     const rows = await this.q(
       `UPDATE items SET lease_until = now() + $3 * interval '1 millisecond'
-       WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING 1`,
-      [item.itemId, item.leaseToken, leaseMs],
+       WHERE id = $1 AND lease_token = $2 AND status = $4 RETURNING 1`,
+      [item.itemId, item.leaseToken, leaseMs, LEASED_ITEM_STATUS],
     );
     return rows.length === 1;
   }
@@ -573,8 +580,8 @@ export class PostgresStore implements Store {
         replaced.length = 0;
         // The lease is checked in the transaction that writes: a worker that lost it writes nothing.
         const held = await client.query(
-          "SELECT 1 FROM items WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE",
-          [item.itemId, item.leaseToken],
+          'SELECT 1 FROM items WHERE id = $1 AND lease_token = $2 AND status = $3 FOR UPDATE',
+          [item.itemId, item.leaseToken, LEASED_ITEM_STATUS],
         );
         if (!held.rowCount) return false;
         const run = await client.query<{ item_count: number }>(
@@ -640,12 +647,37 @@ export class PostgresStore implements Store {
     if (!run) return false;
     const settled = settle(run.run.status, run.run.stats);
     if (!settled) return false;
-    await client.query(
-      `UPDATE runs SET status = $2, error = $3, finished_at = now(), started_at = coalesce(started_at, now())
-       WHERE id = $1`,
-      [runId, settled.status, settled.error && JSON.stringify(settled.error)],
-    );
+    await this.writeDecision(client, runId, settled);
     return true;
+  }
+
+  /**
+   * Writes a change of a run that the engine's state machine decided (the
+   * caller moves its items and bumps the version with the commit). With
+   * `from`, only while the run is in one of those states; true when written.
+   */
+  private async writeDecision(
+    client: pg.PoolClient,
+    runId: string,
+    decision: RunDecision,
+    from?: readonly RunStatus[],
+  ): Promise<boolean> {
+    const args: unknown[] = [runId, decision.status];
+    const sets = ['status = $2', 'updated_at = now()'];
+    if (decision.error !== undefined) {
+      args.push(decision.error && JSON.stringify(decision.error));
+      sets.push(`error = $${args.length}`);
+    }
+    if (decision.finished === 'now') sets.push('finished_at = now()');
+    else if (decision.finished === 'clear') sets.push('finished_at = NULL');
+    if (decision.started) sets.push('started_at = coalesce(started_at, now())');
+    let where = 'id = $1';
+    if (from) {
+      args.push([...from]);
+      where += ` AND status = ANY($${args.length})`;
+    }
+    const written = await client.query(`UPDATE runs SET ${sets.join(', ')} WHERE ${where}`, args);
+    return written.rowCount === 1;
   }
 
   /** Records other URLs the page is known by; a queued item for one is dropped (unless a worker just took it). */
@@ -656,8 +688,8 @@ export class PostgresStore implements Store {
     );
     const dropped = await client.query(
       `DELETE FROM items WHERE id IN (
-         SELECT id FROM items WHERE run_id = $1 AND url_key = ANY($2) AND status = 'queued' FOR UPDATE SKIP LOCKED)`,
-      [runId, aliases],
+         SELECT id FROM items WHERE run_id = $1 AND url_key = ANY($2) AND status = $3 FOR UPDATE SKIP LOCKED)`,
+      [runId, aliases, WAITING_ITEM_STATUS],
     );
     if (dropped.rowCount) {
       await client.query('UPDATE runs SET item_count = item_count - $2 WHERE id = $1', [
@@ -684,10 +716,10 @@ export class PostgresStore implements Store {
       if (room <= 0) break;
       const result = await client.query(
         `INSERT INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
-         SELECT $1, $2, $3, $4, $5, $6, 'queued', now()
+         SELECT $1, $2, $3, $4, $5, $6, $7, now()
          WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = $2 AND url_key = $4)
          ON CONFLICT (run_id, url_key) DO NOTHING`,
-        [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl],
+        [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl, NEW_ITEM_STATUS],
       );
       room -= result.rowCount ?? 0;
       inserted += result.rowCount ?? 0;
@@ -700,9 +732,9 @@ export class PostgresStore implements Store {
   async releaseItem(item: ClaimedItem): Promise<void> {
     await this.tx(async (client, atCommit) => {
       const released = await client.query(
-        `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0)
-         WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-        [item.itemId, item.leaseToken],
+        `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0)
+         WHERE id = $1 AND lease_token = $2 AND status = ANY($4)`,
+        [item.itemId, item.leaseToken, ITEM_MOVES.requeue.to, [...ITEM_MOVES.requeue.from]],
       );
       if (released.rowCount === 1) this.bumpAtCommit(client, atCommit, [item.runId]);
     });
@@ -712,11 +744,12 @@ export class PostgresStore implements Store {
   async requeueInterrupted(options: { all: boolean }): Promise<number> {
     return this.tx(async (client, atCommit) => {
       const { rows } = await client.query<{ run_id: string }>(
-        `UPDATE items SET status = 'queued', lease_owner = NULL, lease_token = NULL, updated_at = now()
+        `UPDATE items SET status = $1, lease_owner = NULL, lease_token = NULL, updated_at = now()
          WHERE id IN (
-           SELECT id FROM items WHERE status = 'running'${options.all ? '' : ' AND lease_until < now()'}
+           SELECT id FROM items WHERE status = ANY($2)${options.all ? '' : ' AND lease_until < now()'}
            FOR UPDATE SKIP LOCKED)
          RETURNING run_id`,
+        [ITEM_MOVES.requeue.to, [...ITEM_MOVES.requeue.from]],
       );
       const runIds = [...new Set(rows.map((row) => row.run_id))];
       await this.lockRuns(client, runIds);
@@ -870,6 +903,24 @@ interface KeyRow {
   revoked_at: Date | null;
 }
 
+/** Constant states (from the state machine) written into SQL text: the planner sees them as it would literals. */
+function literals(states: readonly string[]): string {
+  return states
+    .map((state) => {
+      if (!/^[a-z-]+$/.test(state)) throw new Error(`not a state: ${state}`);
+      return `'${state}'`;
+    })
+    .join(', ');
+}
+
+/** What a claim does to each run it takes items of, as the state machine decides it for every status. */
+const CLAIMED_RUN_SET = `status = CASE status ${RunStatus.options
+  .filter((status) => claimDecision(status).status !== status)
+  .map((status) => `WHEN ${literals([status])} THEN ${literals([claimDecision(status).status])}`)
+  .join(
+    ' ',
+  )} ELSE status END${claimDecision(NEW_RUN_STATUS).started ? ', started_at = coalesce(started_at, now())' : ''}`;
+
 /**
  * One claim: up to $1 queued items from each active run (oldest first within
  * a run; runs by age, rotated by $5 of $6), $2 in all, skipping items another worker is
@@ -880,18 +931,18 @@ const CLAIM_SQL = `
   WITH picked AS (
     SELECT q.id FROM (
       SELECT id FROM (
-        SELECT id, row_number() OVER (ORDER BY seq) - 1 AS place FROM runs WHERE status IN ('queued', 'running')
+        SELECT id, row_number() OVER (ORDER BY seq) - 1 AS place FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})
       ) ranked ORDER BY (place + $6 - $5) % $6
     ) active
     CROSS JOIN LATERAL (
-      SELECT i.id FROM items i WHERE i.run_id = active.id AND i.status = 'queued'
+      SELECT i.id FROM items i WHERE i.run_id = active.id AND i.status IN (${literals(ITEM_MOVES.claim.from)})
       ORDER BY i.seq LIMIT $1 FOR UPDATE SKIP LOCKED
     ) q
     -- No ORDER BY here: the nested loop keeps the runs' order and stops at the limit, so only the
     -- items handed out are locked.
     LIMIT $2
   )
-  UPDATE items SET status = 'running', lease_owner = $3, lease_token = gen_random_uuid()::text,
+  UPDATE items SET status = ${literals([ITEM_MOVES.claim.to])}, lease_owner = $3, lease_token = gen_random_uuid()::text,
     lease_until = now() + $4 * interval '1 millisecond', attempts = attempts + 1, updated_at = now()
   FROM picked WHERE items.id = picked.id
   RETURNING items.seq, items.id, items.run_id, items.url, items.depth, items.parent_url, items.lease_token`;
