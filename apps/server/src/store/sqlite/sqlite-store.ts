@@ -445,7 +445,7 @@ export class SqliteStore implements Store {
           runId: row.run_id,
           owner: run.owner,
           runType: run.type as RunType,
-          params: JSON.parse(run.params) as Record<string, unknown>,
+          params: JSON.parse(run.params),
           url: row.url,
           depth: row.depth,
           parentUrl: row.parent_url,
