@@ -72,14 +72,17 @@ export function findCandidates(contexts: Context[], target: NameTarget, maxDepth
 /**
  * Findings that are not independent share a label: each structured item is
  * one source; all meta tags are one (one template writes OpenGraph, Twitter
- * and the plain tags alike); the parts of the `<title>` are one; the visible
- * structure's kinds (the heading, a byline, a time) are each their own.
+ * and the plain tags alike); the parts of the `<title>` are one; patterns
+ * found in the text are one; the visible structure's other kinds (the
+ * heading, a byline, a time) are each their own.
  */
 function sourceLabel(node: FactNode, evidence: EvidenceKind, index: number): string {
   if (node.source === 'jsonld' || node.source === 'microdata' || node.source === 'rdfa')
     return `${node.source}#${index}`;
   if (node.source === 'meta') return 'meta';
   if (evidence.startsWith('title-')) return 'title';
+  // Patterns all read the same page text (Readability's first paragraph is the structure's too).
+  if (evidence === 'pattern') return 'pattern';
   return `${node.source}:${evidence}`;
 }
 

@@ -127,7 +127,9 @@ function toStringValue(
   prop: SchemaProperty,
   ctx: CoerceContext,
 ): string | undefined {
-  const text = toText(value)
+  // A link read as a node (its text and its address): a URL property takes the address.
+  const linked = isNode(value) && isUrlTarget(prop, ctx.target) ? valuesOf(value, 'url')[0] : undefined;
+  const text = toText(typeof linked === 'string' ? linked : value)
     ?.replace(/[\s\u00a0]+/g, ' ')
     .trim();
   if (!text) return undefined;

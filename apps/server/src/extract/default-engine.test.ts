@@ -1,4 +1,4 @@
-import type { ExtractionSchema } from '@webdata/contract';
+import type { ExtractionSchema, SchemaProperty } from '@webdata/contract';
 import { describe, expect, it } from 'vitest';
 import { DefaultExtractionEngine } from './default-engine.js';
 
@@ -100,6 +100,60 @@ describe('DefaultExtractionEngine sources', () => {
       title: 'Welder',
       company: 'Acme Corp',
       salary: 31,
+    });
+  });
+});
+
+describe('DefaultExtractionEngine on documentation pages', () => {
+  const nullable = (type: string, extra: Record<string, unknown> = {}) =>
+    ({ type: [type, 'null'], ...extra }) as SchemaProperty;
+
+  it('gives a URL property the address of a labelled link, not its text made absolute', async () => {
+    const html = `<h1>json</h1><p><strong>Source code:</strong> <a href="https://code.example/Lib/json/">Lib/json</a></p>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { sourceCode: nullable('string', { format: 'uri' }) },
+    };
+    expect(await dataOf(html, schema)).toEqual({ sourceCode: 'https://code.example/Lib/json/' });
+  });
+
+  it('takes a key the query names when it covers the property, a label alone on its line, without quotes', async () => {
+    const html = `<ol><li>Fixed a bug.<li>SQLITE_SOURCE_ID:<br>"2014-02-03 13:52:03 e816dd92"</ol>`;
+    const schema: ExtractionSchema = { type: 'object', properties: { sourceId: nullable('string') } };
+    expect(await dataOf(html, schema, 'The SQLITE_SOURCE_ID of the release.')).toEqual({
+      sourceId: '2014-02-03 13:52:03 e816dd92',
+    });
+    // Without the query naming it, the key only partly names the property: no guess.
+    expect(await dataOf(html, schema)).toEqual({ sourceId: null });
+  });
+
+  it("does not take Readability's first paragraph for a summary the page states", async () => {
+    const prose =
+      'This command formats the lines of its standard input into a table with several columns. '.repeat(3);
+    const html = `<html><head><title>Columns</title></head><body><article><h1>Columns</h1><p>${prose}</p><p>${prose}</p></article></body></html>`;
+    const schema: ExtractionSchema = { type: 'object', properties: { summary: nullable('string') } };
+    expect(await dataOf(html, schema)).toEqual({ summary: null });
+  });
+
+  it('reads a manual page: command, summary, section as an integer, last update as a date-time', async () => {
+    const html = `<html><head><title>git-column(1)</title></head><body><div id="header"><h1>git-column(1) Manual Page</h1>
+      <h2>NAME</h2><div class="sectionbody"><p>git-column - Display data in columns</p></div></div>
+      <div id="content"><h2>DESCRIPTION</h2><div><p>This command formats the lines of its standard input into a table.</p></div></div>
+      <div id="footer"><div id="footer-text">Last updated<br> 2024-05-31 00:35:55 UTC</div></div></body></html>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        command: nullable('string'),
+        summary: nullable('string'),
+        manualSection: nullable('integer'),
+        lastUpdated: nullable('string', { format: 'date-time' }),
+      },
+    };
+    expect(await dataOf(html, schema)).toEqual({
+      command: 'git-column',
+      summary: 'Display data in columns',
+      manualSection: 1,
+      lastUpdated: '2024-05-31T00:35:55Z',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { extractGeneric } from './generic-extraction.js';
 import { orderContexts } from './main-entity.js';
+import { tokenize } from './names.js';
 import { readPageFacts } from './read-page.js';
 import { fillObject } from './schema-filler.js';
 import { InlineSchemaValidator, type SchemaValidator } from './schema-validator.js';
@@ -30,7 +31,8 @@ export class DefaultExtractionEngine implements ExtractionEngine {
     const contexts = orderContexts(facts, Object.keys(schema?.properties ?? {}), words);
     if (!schema) return { ok: true, data: extractGeneric(facts, contexts, input.query), engine: 'default' };
 
-    const filled = fillObject(schema, contexts, { facts });
+    const queryTokens = new Set(input.query ? tokenize(input.query) : []);
+    const filled = fillObject(schema, contexts, { facts, queryTokens });
     if (!filled.ok) {
       const why = filled.unfit
         ? `: the page states ${JSON.stringify(filled.unfit.stated)}, which is not ${filled.unfit.type}`

@@ -48,6 +48,13 @@ export const EVIDENCE_STRENGTH = {
   'byline-far': 0.4,
   /** A `<time>` element. */
   time: 0.7,
+  /**
+   * A manual page's defined parts (man2html, AsciiDoc, mandoc output): the
+   * `name(section)` of its title and its NAME line `name - summary`.
+   */
+  manual: 0.8,
+  /** A short section: a heading and the one short block under it ("Previous topic" / the topic). */
+  section: 0.6,
   /** A definition list, a two-column table, a "Label: value" line, label/value elements, a `mailto:`/`tel:` link. */
   label: 0.7,
   /** A row of a table with a header row. */

@@ -26,6 +26,12 @@ describe('parseDate', () => {
     expect(iso(text)).toBe(expected);
   });
 
+  it('reads a zone named after the time as an offset (a date-time needs one)', () => {
+    expect(parseDate('Last updated 2024-05-31 00:35:55 UTC')?.offset).toBe('Z');
+    expect(parseDate('2024-05-31 00:35:55 GMT')?.offset).toBe('Z');
+    expect(parseDate('2024-05-31 00:35:55')?.offset).toBeUndefined();
+  });
+
   it('rejects impossible dates and text without a date', () => {
     expect(parseDate('2024-02-30')).toBeUndefined();
     expect(parseDate('31.13.2024')).toBeUndefined();

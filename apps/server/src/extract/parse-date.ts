@@ -152,12 +152,13 @@ export function parseDate(input: string, lang?: string): ParsedDate | undefined 
     return MONTHS[w] ?? local?.get(w);
   };
   let m =
-    /(\d{4})-(\d{2})-(\d{2})(?:[T\s]+(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/.exec(
+    /(\d{4})-(\d{2})-(\d{2})(?:[T\s]+(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|UTC\b|GMT\b)?)?/.exec(
       text,
     );
   if (m) {
     const time = m[4] ? { hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6] ?? 0) } : undefined;
-    let offset = m[7];
+    // "2024-05-31 00:35:55 UTC": a zone named after the time is an offset too.
+    let offset = m[7] === 'UTC' || m[7] === 'GMT' ? 'Z' : m[7];
     if (offset && offset !== 'Z' && offset.length === 5) offset = `${offset.slice(0, 3)}:${offset.slice(3)}`;
     return valid({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), time, offset });
   }

@@ -69,7 +69,7 @@ export function readPageFacts(html: string, url: string, article?: ArticleReadin
     rdfa,
     meta,
     document,
-    readability: reading ? unreadTitle(readabilityNode(reading), rawTitle) : undefined,
+    readability: reading ? unstatedExcerpt(unreadTitle(readabilityNode(reading), rawTitle), meta) : undefined,
     structure,
     tables,
     text,
@@ -96,6 +96,29 @@ function unreadTitle(reading: FactNode, rawTitle: string): FactNode {
 }
 
 const comparable = (text: string) => collapse(text).toLowerCase();
+
+/**
+ * Readability's excerpt is the page's description when the page states one
+ * (a meta description, already read from the meta tags) and otherwise its
+ * first paragraph: a paragraph found by position, not a summary the page
+ * gives, so it counts as a pattern, not as Readability's reading.
+ */
+function unstatedExcerpt(reading: FactNode, meta: FactNode): FactNode {
+  const stated = new Set(
+    meta.entries
+      .filter((e) => e.key.toLowerCase() === 'description' && typeof e.value === 'string')
+      .map((e) => comparable(e.value as string)),
+  );
+  for (const entry of reading.entries) {
+    if (
+      entry.key === 'description' &&
+      typeof entry.value === 'string' &&
+      !stated.has(comparable(entry.value))
+    )
+      entry.evidence = 'pattern';
+  }
+  return reading;
+}
 
 /** The names of the page's `WebSite` items (also nested ones: `isPartOf`): statements of the site's name. */
 function websiteNames(items: FactNode[]): string[] {

@@ -5,6 +5,13 @@ import { type FactNode, newNode, type PageFacts } from './page-facts.js';
 import { parseDate } from './parse-date.js';
 import { findHeadline, readBylines } from './read-byline.js';
 import {
+  linkedValue,
+  readDateStatement,
+  readManualPage,
+  readShortSections,
+  readTitleFacts,
+} from './read-statements.js';
+import {
   attrOf,
   BLOCK_TAGS,
   blockText,
@@ -23,7 +30,18 @@ const CHROME_TAGS = new Set(['nav', 'header', 'footer']);
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** "Label: value" with a short label that starts with a letter. */
-const LABEL_VALUE = /^([\p{L}][\p{L}\p{N} &/()'’.#-]{0,40}?)\s*[:：]\s+(.{1,400})$/u;
+const LABEL_VALUE = /^([\p{L}][\p{L}\p{N} &/()'’.#_-]{0,40}?)\s*[:：]\s+(.{1,400})$/u;
+/** A label with nothing after its colon: its value is on the next line. */
+const LABEL_ALONE = /^[\p{L}][\p{L}\p{N} &/()'’.#_-]{0,40}[:：]$/u;
+/** A value quoted as a whole ("…", “…”, «…»): the quotes are not part of it. */
+const QUOTED = /^(?:"([^"]+)"|“([^”]+)”|«\s?([^»]+?)\s?»|'([^']+)')$/u;
+
+/** The value without quotes around the whole of it. */
+export function unquote(value: string): string {
+  const m = QUOTED.exec(value.trim());
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4] ?? value).trim() : value;
+}
+
 /** Class names that mark the label half of a two-element label/value pair. */
 const LABEL_CLASS = /(^|[\s_-])(label|key|term|name|title|caption|attr)([\s_-]|$)/i;
 /** A price with a currency sign or code on either side. */
@@ -69,6 +87,10 @@ export function readStructure(
   const h1 = headline ? collapse($(headline.element).text()) : '';
   if (h1) add('headline', h1, headline?.confirmed ? 'headline' : 'h1');
   readBylines($, index, node, headline?.element);
+  const titles = h1 ? [...statedTitles, h1] : statedTitles;
+  readTitleFacts(titles, add);
+  readManualPage($, index, titles, add);
+  readShortSections($, index, pageUrl, add);
   for (const el of index.tag('time')) {
     const $el = $(el);
     const value = $el.attr('datetime')?.trim() || collapse($el.text());
@@ -169,13 +191,19 @@ export function readStructure(
       .map(collapse)
       .filter((l) => l.length > 0);
     let paired = false;
-    for (const line of lines) {
-      const m = LABEL_VALUE.exec(line);
+    lines.forEach((line, i) => {
+      // "Label:" alone on its line states the next line.
+      const next = lines[i + 1];
+      const m =
+        LABEL_VALUE.exec(line) ??
+        (next && LABEL_ALONE.test(line) ? LABEL_VALUE.exec(`${line} ${next}`) : null);
       if (m?.[1] && m[2] && !/^https?$/i.test(m[1])) {
-        add(m[1], m[2]);
+        add(m[1], linkedValue($, el, unquote(m[2]), pageUrl));
         paired = true;
-      }
-    }
+      } else if (readDateStatement(line, add)) paired = true;
+    });
+    // A statement broken over lines ("Last updated<br>2024-05-31 00:35:55 UTC").
+    if (!paired && lines.length > 1) paired = readDateStatement(collapse(lines.join(' ')), add);
     if (paired) continue;
     const kids = $el.children().toArray();
     if (kids.length === 2 && LABEL_CLASS.test($(kids[0]).attr('class') ?? '')) {

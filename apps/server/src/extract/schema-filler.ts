@@ -8,7 +8,7 @@ import {
   type EvidenceKind,
   SILENCE_FLOOR,
 } from './evidence.js';
-import { MATCH_THRESHOLD, matchScore, type NameTarget, nameTarget } from './names.js';
+import { MATCH_THRESHOLD, matchScore, type NameTarget, nameTarget, tokenize } from './names.js';
 import { type FactNode, type FactScalar, isNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
 import { detectCurrency, parseNumber, parseRange } from './parse-number.js';
 import { comparisonForm, fitMeaning, meaningOf, type TextMeaning } from './value-meaning.js';
@@ -25,6 +25,32 @@ export type FillResult =
 /** Page-wide inputs of a fill. */
 export interface FillScope {
   facts: PageFacts;
+  /** The content words of the request's query (`names.ts` tokens): labels the user named. */
+  queryTokens?: ReadonlySet<string> | undefined;
+}
+
+/** How well a key the query itself names ("…the SQLITE_SOURCE_ID…") is taken to name a property it matches at all. */
+const QUERY_NAMED_MATCH = 0.9;
+
+/**
+ * A key of two or more words, every one of them in the query, names what
+ * the user asked for: when it matches the property at all (its words cover
+ * the property's, as `SQLITE_SOURCE_ID` covers `sourceId`), it is taken as
+ * a good name for it rather than a partial one.
+ */
+function namedByQuery(candidates: Candidate[], target: NameTarget, scope: FillScope): Candidate[] {
+  const query = scope.queryTokens;
+  if (!query || query.size === 0) return candidates;
+  let changed = false;
+  const out = candidates.map((c) => {
+    if (c.match >= QUERY_NAMED_MATCH) return c;
+    const words = tokenize(c.key);
+    if (words.length < 2 || !words.every((w) => query.has(w))) return c;
+    if (!target.tokens.every((t) => words.includes(t))) return c;
+    changed = true;
+    return { ...c, match: QUERY_NAMED_MATCH, confidence: (c.confidence * QUERY_NAMED_MATCH) / c.match };
+  });
+  return changed ? out.sort((a, b) => b.confidence - a.confidence) : candidates;
 }
 
 /** How one property came out: a value, or none (with what the page stated, when that did not fit the type). */
@@ -173,7 +199,7 @@ function chooseScalar(
 ): PropertyFill {
   const ctx: CoerceContext = { pageUrl: scope.facts.url, target, lang: scope.facts.lang };
   const meaning: TextMeaning = prop.enum ? 'text' : meaningOf(target);
-  const candidates = findCandidates(contexts, target);
+  const candidates = namedByQuery(findCandidates(contexts, target), target, scope);
   const groups = new Map<string, ValueGroup>();
   const support = (form: string, value: unknown, c: Candidate, unfit?: string) => {
     const group = groups.get(form) ?? { value, unfit, bySource: new Map(), top: 0 };
