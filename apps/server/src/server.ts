@@ -72,7 +72,14 @@ export class WebDataServer {
     });
     const fallback = new DefaultExtractionEngine(this.schemas);
     const extractor: ExtractionEngine = this.config.llm
-      ? new ModelExtractionEngine(this.config.llm, fallback, { schemas: this.schemas })
+      ? new ModelExtractionEngine(this.config.llm, fallback, {
+          schemas: this.schemas,
+          // Where the two engines both answer and differ, the log says so (a check of either).
+          onComparison: (comparison) => {
+            if (comparison.differed.length > 0)
+              this.app.log.info({ comparison }, 'the model and the default engine answered differently');
+          },
+        })
       : fallback;
     const deps = {
       config: this.config,

@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ExtractionSchema } from '@webdata/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ModelExtractionEngine, parseJsonObject } from './model-engine.js';
+import {
+  compareAnswers,
+  type EngineComparison,
+  ModelExtractionEngine,
+  parseJsonObject,
+} from './model-engine.js';
 
 type Mode = 'valid' | 'fenced' | 'garbage' | 'error500' | 'hang' | 'schema-invalid';
 
@@ -97,6 +102,54 @@ describe('ModelExtractionEngine', () => {
     expect(user).toContain('Price: €35');
     expect(user).toContain('"required":["name","price"]');
     expect(user).not.toContain('tracking');
+  });
+
+  it("sends the page's evidence (meta tags, Readability's reading) and its main text before the rest", async () => {
+    const page = `<html><head><title>Kettle</title><meta property="og:site_name" content="Kettle Shop">
+      <meta name="viewport" content="width=device-width"></head><body><main><p>A kettle that boils.</p></main>
+      <footer>Last updated on March 5, 2024</footer></body></html>`;
+    await engine().extract({
+      ...input,
+      html: page,
+      article: { title: 'Kettle', byline: 'Jane Doe', siteName: 'Kettle Shop' },
+      mainText: 'A kettle that boils.',
+    });
+    const user = received[0]?.body.messages.find((m) => m.role === 'user')?.content ?? '';
+    expect(user).toContain('Meta og:site_name: Kettle Shop');
+    expect(user).not.toContain('viewport');
+    expect(user).toContain('Article byline: Jane Doe');
+    const main = user.indexOf('Main text:\nA kettle that boils.');
+    expect(main).toBeGreaterThan(0);
+    expect(user.indexOf('Last updated on March 5, 2024')).toBeGreaterThan(main);
+    expect(user.split('A kettle that boils.')).toHaveLength(2);
+  });
+
+  it("compares a valid answer with the default engine's, property by property", async () => {
+    const comparisons: EngineComparison[] = [];
+    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 2000 }, undefined, {
+      onComparison: (c) => comparisons.push(c),
+    });
+    const outcome = await model.extract(input);
+    expect(outcome).toMatchObject({ ok: true, engine: 'model' });
+    expect(comparisons).toEqual([
+      {
+        url: input.url,
+        agreed: [],
+        differed: [
+          { property: 'name', model: 'Kettle (model)', default: 'Kettle' },
+          { property: 'price', model: 42, default: 35 },
+        ],
+        modelOnly: [],
+        defaultOnly: [],
+      },
+    ]);
+    expect(compareAnswers('u', { a: 'X  y', b: null, c: 1 }, { a: 'x y', b: 2, d: null })).toEqual({
+      url: 'u',
+      agreed: ['a'],
+      differed: [],
+      modelOnly: ['c'],
+      defaultOnly: ['b'],
+    });
   });
 
   it('accepts JSON inside a ```json fence', async () => {

@@ -25,11 +25,55 @@ export interface ModelEngineOptions {
   onFallback?: (reason: string) => void;
   /** Checks answers against the schema (and is the fallback's too, when the engine makes its own). */
   schemas?: SchemaValidator;
+  /**
+   * Called after each schema-valid model answer with how it compares with the
+   * default engine's answer on the same page (for logs and quality checks).
+   * When given, the default engine runs beside the model on every page.
+   */
+  onComparison?: (comparison: EngineComparison) => void;
+}
+
+/** How a model answer compares with the default engine's, property by property (top level). */
+export interface EngineComparison {
+  url: string;
+  /** Properties both answered with the same value. */
+  agreed: string[];
+  /** Properties both answered, with different values. */
+  differed: { property: string; model: unknown; default: unknown }[];
+  /** Properties only the model answered (the default engine found no evidence strong enough). */
+  modelOnly: string[];
+  /** Properties only the default engine answered. */
+  defaultOnly: string[];
+}
+
+const answered = (value: unknown) => value !== null && value !== undefined;
+/** Values compared as the scoring does: text trimmed, spacing collapsed, case ignored. */
+const comparable = (value: unknown) =>
+  typeof value === 'string' ? value.replace(/\s+/g, ' ').trim().toLowerCase() : JSON.stringify(value);
+
+/** Compares two answers property by property. */
+export function compareAnswers(
+  url: string,
+  model: Record<string, unknown>,
+  fallback: Record<string, unknown>,
+): EngineComparison {
+  const comparison: EngineComparison = { url, agreed: [], differed: [], modelOnly: [], defaultOnly: [] };
+  for (const property of new Set([...Object.keys(model), ...Object.keys(fallback)])) {
+    const m = model[property];
+    const d = fallback[property];
+    if (answered(m) && answered(d)) {
+      if (comparable(m) === comparable(d)) comparison.agreed.push(property);
+      else comparison.differed.push({ property, model: m, default: d });
+    } else if (answered(m)) comparison.modelOnly.push(property);
+    else if (answered(d)) comparison.defaultOnly.push(property);
+  }
+  return comparison;
 }
 
 /**
  * Extraction through any OpenAI-compatible chat-completions endpoint. Sends
- * the page as compact text with the query and the schema, asks for JSON only
+ * the page's evidence (title, meta tags, Readability's reading, JSON-LD) and
+ * its main text (`pageText`) with the query and the schema, asks for JSON only
  * (`response_format: json_schema`), accepts a plain or ```json-fenced JSON
  * answer, and checks it against the schema. On any failure (HTTP error,
  * time-out, invalid JSON, an answer the schema rejects) it falls back to the
@@ -51,7 +95,12 @@ export class ModelExtractionEngine implements ExtractionEngine {
   /** Asks the model; falls back to the default engine on any failure. */
   async extract(input: ExtractionInput): Promise<ExtractionOutcome> {
     try {
-      const data = await this.ask(input);
+      const onComparison = this.options.onComparison;
+      const [data, fallback] = await Promise.all([
+        this.ask(input),
+        onComparison ? this.fallback.extract(input).catch(() => undefined) : undefined,
+      ]);
+      if (onComparison && fallback?.ok) onComparison(compareAnswers(input.url, data, fallback.data));
       return { ok: true, data, engine: 'model' };
     } catch (error) {
       if (input.signal?.aborted)
@@ -117,7 +166,7 @@ function userPrompt(input: ExtractionInput, budget: number): string {
     lines.push(
       'Answer with a JSON object of the facts that answer the task (title, description and the facts asked for).',
     );
-  lines.push('', 'Page:', pageText(input.html, budget));
+  lines.push('', 'Page:', pageText(input.html, budget, { article: input.article, mainText: input.mainText }));
   return lines.join('\n');
 }
 
