@@ -73,6 +73,20 @@ const SKU_SCHEMA = {
   required: ['sku'],
 };
 
+/**
+ * An article whose author and site are not stated, with everything an engine
+ * could mistake for them: a profile link, a social handle, navigation labels,
+ * a logo heading, a word in capitals.
+ */
+const TEMPTING_PAGE = `<!doctype html><html><head><title>Council approves the new bridge</title></head><body>
+<header><h2 class="logo">FAIL</h2><nav><a href="/archive">Archive</a> <a href="/follow">Follow Author</a></nav></header>
+<article><h1>Council approves the new bridge</h1>
+<div class="byline"><a href="https://news.example/profile/jdoe">https://news.example/profile/jdoe</a></div>
+<p class="author">@ACLU</p>
+<p>The council voted on Tuesday to approve the bridge over the river, after a debate that lasted most of the evening and drew a large crowd.</p>
+<p>Construction is expected to begin next spring and to take two years, the council said in a statement after the vote.</p>
+</article></body></html>`;
+
 let site: FixtureSite;
 let server: TestServer;
 let call: ApiCall;
@@ -80,7 +94,10 @@ let cases: ExtractionCase[];
 
 beforeAll(async () => {
   cases = loadExtractionCases();
-  const routes: Record<string, FixtureRoute> = { '/lamp': { body: LAMP_PAGE } };
+  const routes: Record<string, FixtureRoute> = {
+    '/lamp': { body: LAMP_PAGE },
+    '/tempting': { body: TEMPTING_PAGE },
+  };
   for (const c of cases) routes[`/cases/${c.file}`] = { body: c.html };
   site = new FixtureSite(routes);
   await site.start();
@@ -258,6 +275,29 @@ describe('extraction results and content', () => {
     });
     expect(run.status).toBe('completed');
     expect(results[0]!.data).toEqual({ name: 'Orbit Desk Lamp', warranty: null, discontinuedOn: null });
+  });
+
+  it('answers null, not a guess, for an author and a site the page does not state (a URL, a handle, a label)', async () => {
+    const { run, results } = await extract({
+      urls: [`${site.url}/tempting`],
+      query:
+        "The article's headline (title), its author line (byline), and the name of the website it was published on (siteName). Use null when absent.",
+      schema: {
+        type: 'object',
+        properties: {
+          title: { type: ['string', 'null'] },
+          byline: { type: ['string', 'null'] },
+          siteName: { type: ['string', 'null'] },
+        },
+        required: ['title', 'byline', 'siteName'],
+      },
+    });
+    expect(run.status).toBe('completed');
+    expect(results[0]!.data).toEqual({
+      title: 'Council approves the new bridge',
+      byline: null,
+      siteName: null,
+    });
   });
 
   // Regression: the phone pattern also matches an ISO date; a date must never come back as a phone number.
