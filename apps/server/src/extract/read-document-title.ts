@@ -30,8 +30,9 @@ function segments(title: string): { text: string; separator: string }[] {
 /**
  * The document `<title>` read as evidence: the whole title (`title`), and, when a
  * separator sets the site's name apart, the headline without it (also a
- * `title`, with the stronger `title-head` evidence: a title that names its
- * site is the headline plus the site) and the site's name. The site's part is the first or last segment that another
+ * `title` when it has five words or more, with the stronger `title-head`
+ * evidence: a title that names its site is the headline plus the site) and
+ * the site's name. The site's part is the first or last segment that another
  * statement of the site's name (`og:site_name`, `application-name`, a
  * `WebSite` item) matches; failing that, a short last segment after a longer
  * headline ("How to Build a Terrarium | eHow"). Colons are never split on:
@@ -63,7 +64,14 @@ export function readDocumentTitle(rawTitle: string, knownSiteNames: string[]): F
     .map((p, i) => (i === 0 ? p.text : `${p.separator}${p.text}`))
     .join('')
     .trim();
-  if (headline) node.entries.push({ key: 'title', value: headline, evidence: 'title-head' });
+  // A headline of a few words may be half of a title ("Apples – Oranges"): only a longer one is the
+  // title itself (Readability keeps titles whole below five words too); a short one stays a headline.
+  if (headline)
+    node.entries.push({
+      key: headline.split(/\s+/).length > 4 ? 'title' : 'headline',
+      value: headline,
+      evidence: 'title-head',
+    });
   node.entries.push({ key: 'site name', value: site.text.trim(), evidence: 'title-site' });
   return node;
 }
