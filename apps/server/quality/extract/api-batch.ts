@@ -19,8 +19,21 @@ export async function extractBatch(
   schema: ExtractionSchema,
   query: string,
 ): Promise<BatchOutcome> {
+  return runBatch(call, '/api/v1/extract', { urls, schema, query });
+}
+
+/**
+ * Crawls `urls` in one `POST /api/v1/crawl` run: the pipeline of an
+ * extraction (fetch, convert, store) without the extraction, plus indexing
+ * for search; for scale.
+ */
+export async function crawlBatch(call: ApiCall, urls: string[]): Promise<BatchOutcome> {
+  return runBatch(call, '/api/v1/crawl', { urls, formats: ['markdown', 'html', 'text', 'links'] });
+}
+
+async function runBatch(call: ApiCall, path: string, body: Record<string, unknown>): Promise<BatchOutcome> {
   const started = performance.now();
-  const created = await call('POST', '/api/v1/extract', { urls, schema, query });
+  const created = await call('POST', path, body);
   if (created.status !== 202) throw new Error(`run not created: ${JSON.stringify(created.body)}`);
   const run = await waitForRun(call, created.body.id, 600_000);
   const seconds = (performance.now() - started) / 1000;

@@ -12,7 +12,7 @@ import type { ExtractionSchema } from '@webdata/contract';
 import { apiClient } from '../../test/api-client.js';
 import { type FixtureRoute, FixtureSite } from '../../test/fixture-site.js';
 import { exited, spawnServer } from '../../test/server-process.js';
-import { extractBatch } from './api-batch.js';
+import { crawlBatch, extractBatch } from './api-batch.js';
 import { type ArticleFields, naiveMetaTags, readabilityOnLinkedom } from './baselines.js';
 import { type FieldFigures, normalizeField, scoreField } from './field-scores.js';
 import { loadReadabilityPages, type ReadabilityPage, sharedCorpusDir } from './shared-corpus.js';
@@ -48,6 +48,8 @@ export interface ExtractorFigures {
 export interface ReadabilityDevReport {
   pages: number;
   failedResults: number;
+  /** The same pages crawled (no extraction) through the same server: what the pipeline costs without extracting. */
+  crawlMsPerPage: number;
   extractors: ExtractorFigures[];
 }
 
@@ -125,6 +127,11 @@ export async function measureReadabilityDev(): Promise<ReadabilityDevReport> {
       ARTICLE_SCHEMA,
       ARTICLE_QUERY,
     );
+    // For scale: the same pages as a crawl (fetch, convert, store, no extraction), right after.
+    const crawl = await crawlBatch(
+      call,
+      pages.map((p) => urlOf(p, '?crawl')),
+    );
     const answers = new Map<string, ArticleFields>();
     let failedResults = 0;
     for (const p of pages) {
@@ -140,6 +147,7 @@ export async function measureReadabilityDev(): Promise<ReadabilityDevReport> {
     return {
       pages: pages.length,
       failedResults,
+      crawlMsPerPage: (crawl.seconds * 1000) / pages.length,
       extractors: [
         figuresOf(
           'webdata default engine, through the API',
@@ -189,6 +197,9 @@ export function formatReadabilityDev(report: ReadabilityDevReport, showMisses = 
       `${e.name.padEnd(52)} ${cells.join(' ')} ${`${nulls}/${absent} = ${two(absent ? nulls / absent : 1)}`.padEnd(18)} ${e.msPerPage.toFixed(1).padStart(7)}  (${e.timing})`,
     );
   }
+  lines.push(
+    `for scale: the same pages crawled through the API (fetch, convert, store, index for search; no extraction): ${report.crawlMsPerPage.toFixed(1)} ms/page`,
+  );
   const ours = report.extractors[0];
   if (showMisses && ours && ours.misses.length > 0) {
     lines.push('', `${ours.name}: values that differ from the reference`);
