@@ -56,6 +56,25 @@ export const CHROMIUM_ARGS: readonly string[] = [
 /** WebRTC could reach private addresses past the request router; keep it off the local network. */
 const WEBRTC_GUARD_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
+/**
+ * The page's size, read after two frames (or 100 ms for a page that is not
+ * painted). A string, not a function: run from the sources through tsx,
+ * esbuild's keepNames wraps a function's inner functions in a `__name` helper
+ * that the page does not have (ReferenceError, no screenshot).
+ */
+const MEASURE_PAGE = `new Promise((resolve) => {
+  const done = () => {
+    const root = document.documentElement;
+    const body = document.body;
+    resolve({
+      width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
+      height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
+    });
+  };
+  requestAnimationFrame(() => requestAnimationFrame(done));
+  setTimeout(done, 100);
+})`;
+
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 const LAUNCH_TIMEOUT_MS = 30_000;
 
@@ -252,22 +271,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
       // (no fixed pause for the common static page); otherwise wait for the network to go
       // quiet, not long for chatty pages.
       const startedAtLoad = network.started;
-      const measure = () =>
-        page.evaluate(
-          () =>
-            new Promise<{ width: number; height: number }>((resolve) => {
-              const done = () => {
-                const root = document.documentElement;
-                const body = document.body;
-                resolve({
-                  width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
-                  height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
-                });
-              };
-              requestAnimationFrame(() => requestAnimationFrame(done));
-              setTimeout(done, 100); // a page that is not being painted gets no frames
-            }),
-        );
+      const measure = () => page.evaluate<{ width: number; height: number }>(MEASURE_PAGE);
       let size = await step(measure());
       if (network.inFlight > 0 || network.started > startedAtLoad) {
         await step(
