@@ -77,8 +77,13 @@ async function main(argv: string[]): Promise<number> {
       return revoked ? 0 : 1;
     }
     if (command === 'secret' && sub === 'rotate') {
-      new UrlSigner(config.dataDir).rotate();
-      console.log('rotated the URL signing secret; URLs signed before stay valid until they expire');
+      const signer = new UrlSigner(config.dataDir);
+      signer.rotate();
+      console.log(
+        `rotated the URL signing secret in ${signer.keyFile}: servers using this data directory, running ones too, ` +
+          'sign new URLs with it from their next URL on; URLs signed before stay valid until they expire ' +
+          '(a second rotation invalidates them)',
+      );
       return 0;
     }
   } finally {

@@ -105,6 +105,18 @@ describe('UrlSigner', () => {
     expect(Object.keys(stored).sort()).toEqual(['current', 'previous', 'version']);
   });
 
+  it('signs with a rotation made by another process from its next signature on', () => {
+    const running = new UrlSigner(dir);
+    const path = signedScreenshotPath('run_1', 'res_1');
+    const before = running.sign(path, NOW + 600);
+    new UrlSigner(dir).rotate(NOW + 10); // `webdata-server secret rotate`, another process
+    const after = running.sign(path, NOW + 600);
+    expect(after).not.toBe(before);
+    // What the running signer now signs is what any fresh reader of the file (a restart) signs.
+    expect(new UrlSigner(dir).sign(path, NOW + 600)).toBe(after);
+    expect(running.verify(path, NOW + 600, before, NOW + 20)).toBe('ok');
+  });
+
   it('lets the retired secret vouch only for expiries it could have signed', () => {
     const signer = new UrlSigner(dir);
     const path = signedScreenshotPath('run_1', 'res_1');

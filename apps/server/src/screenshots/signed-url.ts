@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LIMITS, type ScreenshotAccess } from '@webdata/contract';
 
@@ -41,12 +41,16 @@ function nowInSeconds(): number {
  * within `LIMITS.maxSignedUrlTtlSeconds`). Only two secrets are kept, so a
  * second rotation invalidates every URL signed before the first one.
  *
- * The keyring is read once and cached; a rotation made by another process is
- * seen after {@link UrlSigner.reload}.
+ * The keyring is cached, and read again whenever the file changed (a `stat`
+ * per signature), so `webdata-server secret rotate` run beside a running
+ * server takes effect on that server's next signature: it never goes on
+ * signing with a retired secret (whose URLs would be refused after a restart).
  */
 export class UrlSigner {
   readonly keyFile: string;
   private keyring: Keyring | undefined;
+  /** The key file as it was when {@link keyring} was read or written. */
+  private keyringFile: Stats | undefined;
 
   constructor(readonly directory: string) {
     this.keyFile = join(directory, SIGNING_KEYS_FILE);
@@ -143,7 +147,9 @@ export class UrlSigner {
   }
 
   private load(): Keyring {
-    if (this.keyring) return this.keyring;
+    const file = statIfExists(this.keyFile);
+    if (this.keyring && file && this.keyringFile && sameFile(file, this.keyringFile)) return this.keyring;
+    this.keyring = undefined;
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
     const fresh: Keyring = {
       version: 1,
@@ -153,9 +159,12 @@ export class UrlSigner {
     try {
       // `wx`: of two processes starting at once, one creates the file and the other reads it.
       writeFileSync(this.keyFile, JSON.stringify(fresh), { flag: 'wx', mode: 0o600 });
+      this.keyringFile = statSync(this.keyFile);
       this.keyring = fresh;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Stat before reading: a rotation landing in between is then read again next time.
+      this.keyringFile = statSync(this.keyFile);
       this.keyring = parseKeyring(readFileSync(this.keyFile, 'utf8'), this.keyFile);
     }
     return this.keyring;
@@ -166,9 +175,25 @@ export class UrlSigner {
     const temporary = `${this.keyFile}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(keyring), { mode: 0o600 });
     chmodSync(temporary, 0o600); // the mode above is masked by umask only when the file is new
+    const written = statSync(temporary);
     renameSync(temporary, this.keyFile);
+    this.keyringFile = written;
     this.keyring = keyring;
   }
+}
+
+function statIfExists(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Whether two stats are of the same file, unchanged (a rotation renames a new file over it). */
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.ino === b.ino && a.dev === b.dev && a.mtimeMs === b.mtimeMs && a.size === b.size;
 }
 
 function newSecret(): string {
