@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +42,22 @@ async function startFixture() {
         return;
       case '/hang':
         return; // never answers
+      case '/pause':
+        setTimeout(() => html('paused'), 1000);
+        return;
+      case '/webrtc': {
+        // STUN and TURN over UDP to the port in ?stun=, while a fetch keeps the page loading for a second.
+        const stun = new URL(req.url ?? '/', 'http://x').searchParams.get('stun');
+        return html(`<body><script>
+          const pc = new RTCPeerConnection({ iceServers: [
+            { urls: 'stun:127.0.0.1:${stun}' },
+            { urls: 'turn:127.0.0.1:${stun}?transport=udp', username: 'u', credential: 'c' },
+          ] });
+          pc.createDataChannel('probe');
+          pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+          fetch('/pause');
+        </script></body>`);
+      }
       case '/missing':
         return html('<h1>gone</h1>', 404);
       case '/redirect-to-private':
@@ -101,6 +118,24 @@ async function freePort(): Promise<number> {
 }
 
 type Fixture = Awaited<ReturnType<typeof startFixture>>;
+
+/** A UDP socket on 127.0.0.1 that counts the datagrams reaching it (a STUN/TURN canary). */
+async function startUdpCanary() {
+  const socket = createSocket('udp4');
+  let packets = 0;
+  socket.on('message', () => {
+    packets++;
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return {
+    port: socket.address().port,
+    packets: () => packets,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/** Time for ICE gathering to send what it would after the capture ended. */
+const ICE_SETTLE_MS = 1500;
 
 async function captureError(promise: Promise<unknown>): Promise<PageError> {
   try {
@@ -210,6 +245,17 @@ describe('ScreenshotService with the real Chromium', () => {
     expect(refused.message).toMatch(/ERR_CONNECTION_REFUSED/);
   });
 
+  it("lets a page's WebRTC reach a loopback UDP canary when private networks are allowed (the canary works)", async () => {
+    const canary = await startUdpCanary();
+    try {
+      await service.capture(site.url(`/webrtc?stun=${canary.port}`));
+      await new Promise((resolve) => setTimeout(resolve, ICE_SETTLE_MS));
+      expect(canary.packets()).toBeGreaterThan(0);
+    } finally {
+      await canary.close();
+    }
+  });
+
   it('launches a new browser after the old one crashes', async () => {
     const pid = browserPid(service);
     process.kill(pid, 'SIGKILL');
@@ -293,6 +339,18 @@ describe('ScreenshotService guard against private addresses', () => {
     expect(readPngSize(png).width).toBe(1280);
     expect(site.hits('/pixel.svg')).toBe(1);
     expect(site.hits('/secret-pixel.svg')).toBe(0);
+  });
+
+  it('sends no WebRTC UDP (STUN, TURN) past the guard: 0 packets reach a loopback canary', async () => {
+    const canary = await startUdpCanary();
+    try {
+      await service.capture(`http://public.test:${site.port}/webrtc?stun=${canary.port}`);
+      expect(site.hits('/pause')).toBeGreaterThan(0); // the page's script ran
+      await new Promise((resolve) => setTimeout(resolve, ICE_SETTLE_MS));
+      expect(canary.packets()).toBe(0);
+    } finally {
+      await canary.close();
+    }
   });
 
   it('refuses a redirect to a private address', async () => {
