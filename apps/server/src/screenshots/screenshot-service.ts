@@ -54,7 +54,10 @@ export const CHROMIUM_ARGS: readonly string[] = [
 ];
 
 /** WebRTC could reach private addresses past the request router; keep it off the local network. */
-const WEBRTC_GUARD_ARGS = ['--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+const WEBRTC_GUARD_ARGS = [
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 
 /**
  * The page's size, read after two frames (or 100 ms for a page that is not
