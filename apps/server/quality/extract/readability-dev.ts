@@ -5,16 +5,12 @@
  * reference metadata as that corpus's README says; beside it, in the same
  * run, the naive meta-tag baseline and Readability on linkedom in process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ExtractionSchema } from '@webdata/contract';
-import { apiClient } from '../../test/api-client.js';
-import { type FixtureRoute, FixtureSite } from '../../test/fixture-site.js';
-import { exited, spawnServer } from '../../test/server-process.js';
+import type { FixtureRoute } from '../../test/fixture-site.js';
 import { crawlBatch, extractBatch } from './api-batch.js';
 import { type ArticleFields, naiveMetaTags, readabilityOnLinkedom } from './baselines.js';
 import { type FieldFigures, normalizeField, scoreField } from './field-scores.js';
+import { startPageServer, WORKERS } from './page-server.js';
 import { loadReadabilityPages, type ReadabilityPage, sharedCorpusDir } from './shared-corpus.js';
 
 /** The query and schema the corpus README prescribes. */
@@ -30,8 +26,6 @@ export const ARTICLE_SCHEMA: ExtractionSchema = {
   required: ['title', 'byline', 'siteName'],
 };
 const FIELDS = ['title', 'byline', 'siteName'] as const;
-/** Workers of the server under test, and as many per host: the batch's pages stand for 65 different sites. */
-const WORKERS = 8;
 
 /** One extractor's figures on the corpus. */
 export interface ExtractorFigures {
@@ -100,21 +94,10 @@ export async function measureReadabilityDev(): Promise<ReadabilityDevReport> {
   const pages = loadReadabilityPages(sharedCorpusDir('readability-dev'));
   const routes: Record<string, FixtureRoute> = {};
   for (const p of pages) routes[`/${p.name}/`] = { body: p.html };
-  const site = new FixtureSite(routes);
-  await site.start();
-  const dataDir = mkdtempSync(join(tmpdir(), 'webdata-extract-quality-'));
-  const server = await spawnServer(dataDir, ['--allow-private-networks'], {
-    built: true,
-    env: {
-      WEBDATA_WORKERS: String(WORKERS),
-      WEBDATA_PER_HOST_CONCURRENCY: String(WORKERS),
-      WEBDATA_RATE_LIMIT: '100000',
-      WEBDATA_RATE_BURST: '100000',
-    },
-  });
+  const pageServer = await startPageServer(routes, 'extract-quality');
   try {
-    const call = apiClient(server.url, server.apiKey!);
-    const urlOf = (p: ReadabilityPage, suffix = '') => `${site.url}/${p.name}/${suffix}`;
+    const { call, siteUrl } = pageServer;
+    const urlOf = (p: ReadabilityPage, suffix = '') => `${siteUrl}/${p.name}/${suffix}`;
     await extractBatch(
       call,
       pages.map((p) => urlOf(p, '?warm-up')),
@@ -139,8 +122,7 @@ export async function measureReadabilityDev(): Promise<ReadabilityDevReport> {
       if (result?.status !== 'succeeded') failedResults++;
       answers.set(p.name, asFields(result?.data));
     }
-    server.child.kill('SIGTERM');
-    await exited(server.child);
+    await pageServer.stopServer();
 
     const naive = timeInProcess(pages, naiveMetaTags);
     const readability = timeInProcess(pages, readabilityOnLinkedom);
@@ -173,12 +155,7 @@ export async function measureReadabilityDev(): Promise<ReadabilityDevReport> {
       ],
     };
   } finally {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await exited(server.child);
-    }
-    await site.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await pageServer.close();
   }
 }
 

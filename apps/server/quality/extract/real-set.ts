@@ -8,21 +8,18 @@
  * and only dev may be looked at when changing the engine.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExtractionSchema } from '@webdata/contract';
 import { load } from 'cheerio';
-import { apiClient } from '../../test/api-client.js';
-import { type FixtureRoute, FixtureSite } from '../../test/fixture-site.js';
-import { exited, spawnServer } from '../../test/server-process.js';
+import type { FixtureRoute } from '../../test/fixture-site.js';
 import { extractBatch } from './api-batch.js';
 import { normalizeField } from './field-scores.js';
+import { startPageServer } from './page-server.js';
 import { CorpusMissingError } from './shared-corpus.js';
 
 /** Where Debian keeps packages' documentation. */
 const DOC_ROOT = '/usr/share/doc/';
-const WORKERS = 8;
 
 /** A family of pages: one request (schema and query) a user would send for pages of that kind. */
 interface Family {
@@ -191,27 +188,16 @@ export async function measureRealSet(): Promise<RealSetReport> {
   const { pages, unscored } = loadRealSet();
   const routes: Record<string, FixtureRoute> = {};
   for (const p of pages) routes[`/${p.page}`] = { body: p.html };
-  const site = new FixtureSite(routes);
-  await site.start();
-  const dataDir = mkdtempSync(join(tmpdir(), 'webdata-extract-real-set-'));
-  const server = await spawnServer(dataDir, ['--allow-private-networks'], {
-    built: true,
-    env: {
-      WEBDATA_WORKERS: String(WORKERS),
-      WEBDATA_PER_HOST_CONCURRENCY: String(WORKERS),
-      WEBDATA_RATE_LIMIT: '100000',
-      WEBDATA_RATE_BURST: '100000',
-    },
-  });
+  const pageServer = await startPageServer(routes, 'extract-real-set');
   try {
-    const call = apiClient(server.url, server.apiKey!);
+    const { call, siteUrl } = pageServer;
     const engine = new Map<string, Record<string, unknown>>();
     const naive = new Map<string, Record<string, unknown>>();
     let failedResults = 0;
     for (const [name, family] of Object.entries(FAMILIES)) {
       const members = pages.filter((p) => p.family === name);
       if (members.length === 0) continue;
-      const urlOf = (p: RealPage) => `${site.url}/${p.page}`;
+      const urlOf = (p: RealPage) => `${siteUrl}/${p.page}`;
       const batch = await extractBatch(call, members.map(urlOf), family.schema, family.query);
       const fields = Object.keys(family.schema.properties ?? {});
       for (const p of members) {
@@ -240,10 +226,7 @@ export async function measureRealSet(): Promise<RealSetReport> {
       devMisses,
     };
   } finally {
-    server.child.kill('SIGTERM');
-    await exited(server.child);
-    await site.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await pageServer.close();
   }
 }
 
