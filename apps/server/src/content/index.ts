@@ -7,8 +7,6 @@ export {
   fallbackContent,
   type MainContent,
   type MainContentOptions,
-  READABILITY_MAX_DEPTH,
-  READABILITY_MAX_ELEMENTS,
 } from './main-content.js';
 export { elementToMarkdown, htmlToMarkdown } from './markdown.js';
 export {

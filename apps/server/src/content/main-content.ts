@@ -1,23 +1,9 @@
 import { Readability } from '@mozilla/readability';
+import { type ArticleMetadata, articleMetadata, READABILITY_LIMITS } from '../readability.js';
 import type { HtmlDocument } from './parse-document.js';
-import type { ArticleMetadata } from './types.js';
 
 /** Below this many characters of text, Readability's pick is compared with the plain fallback. */
 const SHORT_TEXT = 200;
-/**
- * Readability over linkedom costs roughly 20–40 ms per 1,000 elements on this
- * project's machines (its scoring re-reads text and re-queries subtrees), so
- * above this many elements the linear fallback is used instead. A typical
- * article page is well below it; very large pages (long documentation,
- * listings) mostly mark their content with <main>/<article> anyway.
- */
-export const READABILITY_MAX_ELEMENTS = 3_000;
-/**
- * Readability's cost explodes on deep nesting (ancestor walks and subtree
- * text reads per node: 100 nested <div>s take over a second, 1,000 over
- * 30 s). Real pages nest 15–60 deep; deeper ones are broken or hostile.
- */
-export const READABILITY_MAX_DEPTH = 80;
 
 /** Elements never part of a page's content. */
 const NOISE_TAGS = new Set([
@@ -132,8 +118,8 @@ export interface MainContentOptions {
  * only a little text (short pages, where its scoring is unreliable), the
  * page is parsed again by `reparse` and its cleaned `<main>`/`<article>`/
  * `<body>` is used instead, unless that holds no text at all. Pages with
- * more than {@link READABILITY_MAX_ELEMENTS} elements or deeper than
- * {@link READABILITY_MAX_DEPTH} go straight to that fallback.
+ * more than `READABILITY_LIMITS.maxElements` elements or deeper than
+ * `READABILITY_LIMITS.maxDepth` go straight to that fallback (see `src/readability.ts`).
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
   if (options.contentRoot) {
@@ -144,7 +130,10 @@ export function extractMainContent(document: HtmlDocument, options: MainContentO
     if (textLength(options.contentRoot) >= SHORT_TEXT)
       return { element: options.contentRoot, source: 'marked' };
   }
-  if (options.elementCount > READABILITY_MAX_ELEMENTS || options.maxDepth > READABILITY_MAX_DEPTH) {
+  if (
+    options.elementCount > READABILITY_LIMITS.maxElements ||
+    options.maxDepth > READABILITY_LIMITS.maxDepth
+  ) {
     return { element: fallbackContent(document), source: 'fallback', article: null };
   }
   let picked: Element | null = null;
@@ -156,16 +145,7 @@ export function extractMainContent(document: HtmlDocument, options: MainContentO
       classesToPreserve: options.keepClasses,
     }).parse();
     picked = (article?.content as unknown as Element | null | undefined) ?? null;
-    if (article) {
-      metadata = {
-        title: article.title ?? null,
-        byline: article.byline ?? null,
-        siteName: article.siteName ?? null,
-        excerpt: article.excerpt ?? null,
-        publishedTime: article.publishedTime ?? null,
-        lang: article.lang ?? null,
-      };
-    }
+    if (article) metadata = articleMetadata(article);
   } catch {
     picked = null; // a DOM Readability cannot handle
   }

@@ -1,12 +1,4 @@
-/** Readability's metadata of a page: what its `parse()` answers besides the content. */
-export interface ArticleMetadata {
-  title: string | null;
-  byline: string | null;
-  siteName: string | null;
-  excerpt: string | null;
-  publishedTime: string | null;
-  lang: string | null;
-}
+import type { ArticleMetadata } from '../readability.js';
 
 /** A page converted to every content format the API serves. */
 export interface ConvertedPage {

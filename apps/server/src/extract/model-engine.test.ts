@@ -111,7 +111,14 @@ describe('ModelExtractionEngine', () => {
     await engine().extract({
       ...input,
       html: page,
-      article: { title: 'Kettle', byline: 'Jane Doe', siteName: 'Kettle Shop' },
+      article: {
+        title: 'Kettle',
+        byline: 'Jane Doe',
+        siteName: 'Kettle Shop',
+        excerpt: null,
+        publishedTime: null,
+        lang: null,
+      },
       mainText: 'A kettle that boils.',
     });
     const user = received[0]?.body.messages.find((m) => m.role === 'user')?.content ?? '';

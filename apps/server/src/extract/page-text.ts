@@ -1,13 +1,13 @@
 import { load } from 'cheerio';
+import type { ArticleMetadata } from '../readability.js';
 import { blockText, collapse } from './text-utils.js';
-import type { ArticleReading } from './types.js';
 
 /** Default budget of page text sent to a model, in characters (about 4k tokens). */
 export const DEFAULT_TEXT_BUDGET = 16_000;
 
 /** What the caller already read from the page: Readability's reading and the main content's text. */
 export interface PageReading {
-  article?: ArticleReading | null | undefined;
+  article?: ArticleMetadata | null | undefined;
   mainText?: string | undefined;
 }
 

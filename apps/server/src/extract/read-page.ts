@@ -1,4 +1,5 @@
 import { load } from 'cheerio';
+import { type ArticleMetadata, READABILITY_LIMITS } from '../readability.js';
 import { DomIndex } from './dom-index.js';
 import { type FactNode, isNode, newNode, type PageFacts, valuesOf } from './page-facts.js';
 import { readDocumentTitle } from './read-document-title.js';
@@ -6,10 +7,9 @@ import { nodesFromJson, readJsonLd } from './read-jsonld.js';
 import { readLanguage, readMetaTags } from './read-meta-tags.js';
 import { readMicrodata } from './read-microdata.js';
 import { readRdfa } from './read-rdfa.js';
-import { READABILITY_LIMITS, readArticle, readabilityNode } from './read-readability.js';
+import { readArticle, readabilityNode } from './read-readability.js';
 import { readStructure } from './read-structure.js';
 import { collapse } from './text-utils.js';
-import type { ArticleReading } from './types.js';
 
 /**
  * Parses a page once and reads every source of evidence from it: JSON-LD,
@@ -18,7 +18,7 @@ import type { ArticleReading } from './types.js';
  * reading is the one given (`article`, made by the content converter), or,
  * when none was given, made here.
  */
-export function readPageFacts(html: string, url: string, article?: ArticleReading | null): PageFacts {
+export function readPageFacts(html: string, url: string, article?: ArticleMetadata | null): PageFacts {
   const json = parseJsonBody(html);
   if (json !== undefined) {
     // A JSON body (an API response kept as text): its objects are the structured items.

@@ -1,18 +1,5 @@
 import type { ExtractionSchema } from '@webdata/contract';
-
-/**
- * Readability's metadata of a page (what its `parse()` answers besides the
- * content). The content converter already runs Readability on every page it
- * converts and hands its reading over, so the engine need not run it again.
- */
-export interface ArticleReading {
-  title?: string | null | undefined;
-  byline?: string | null | undefined;
-  siteName?: string | null | undefined;
-  excerpt?: string | null | undefined;
-  publishedTime?: string | null | undefined;
-  lang?: string | null | undefined;
-}
+import type { ArticleMetadata } from '../readability.js';
 
 /** Input of an extraction engine: one fetched page, the request's schema and query. */
 export interface ExtractionInput {
@@ -29,7 +16,7 @@ export interface ExtractionInput {
    * content converter does); `null` when it was not made (the page was too
    * large for it). Left out, the default engine runs Readability itself.
    */
-  article?: ArticleReading | null | undefined;
+  article?: ArticleMetadata | null | undefined;
   /** The page's main content as plain text when the caller already has it (for the model engine). */
   mainText?: string | undefined;
 }
