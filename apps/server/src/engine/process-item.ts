@@ -1,19 +1,17 @@
-import type { ContentFormat, ResultContentFormat, TypedRunParams } from '@webdata/contract';
+import type { ContentFormat, ResultContentFormat } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import type { ConvertedPage } from '../content/types.js';
-import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from '../crawl/url/index.js';
+import { type CrawlFetcher, discoverLinks } from '../crawl/discover-links.js';
+import { pageAliases } from '../crawl/page-aliases.js';
 import { PageError } from '../errors.js';
 import type { ExtractionEngine } from '../extract/types.js';
-import type { FetchedPage, FetchTextOptions, PageFetcherLike, RobotsInfo } from '../fetch/types.js';
+import type { FetchedPage, PageFetcherLike } from '../fetch/types.js';
 import type { ScreenshotServiceLike } from '../screenshots/types.js';
-import type { ClaimedItem, DiscoveredUrl, ItemOutcome } from '../store/store.js';
+import type { ClaimedItem, ItemOutcome } from '../store/store.js';
 import { readRunParams } from './run-params.js';
 
 /** The fetcher as the pipeline uses it: pages, raw text (sitemaps) and robots rules. */
-export interface PipelineFetcher extends PageFetcherLike {
-  fetchText(url: string, options?: FetchTextOptions): Promise<string | null>;
-  robotsFor(origin: string): Promise<RobotsInfo>;
-}
+export type PipelineFetcher = PageFetcherLike & CrawlFetcher;
 
 /** What processing a page needs. */
 export interface PipelineDeps {
@@ -24,12 +22,6 @@ export interface PipelineDeps {
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
 }
-
-/** A crawl or deep crawl with its params. */
-type CrawlingRun = Exclude<TypedRunParams, { type: 'extract' }>;
-
-/** Sitemap files read to seed one deep crawl (an index may point at many). */
-const MAX_SITEMAP_FILES = 20;
 
 /**
  * Processes one work item: fetch → convert → (extract | follow links and
@@ -100,8 +92,17 @@ export async function processItem(
       outcome.result.error = extracted.error;
     }
   } else {
-    outcome.discovered = await discover(deps, item, run, converted, page, signal);
-    outcome.aliases = aliasesOf(item, page, converted);
+    outcome.discovered = await discoverLinks(
+      deps.fetcher,
+      run,
+      { url: item.url, finalUrl: page.finalUrl, depth: item.depth, links: converted.links },
+      signal,
+    );
+    outcome.aliases = pageAliases({
+      url: item.url,
+      finalUrl: page.finalUrl,
+      canonicalUrl: converted.canonicalUrl,
+    });
     outcome.itemLimit = run.params.limit;
     outcome.document = {
       owner: item.owner,
@@ -145,97 +146,6 @@ async function addScreenshot(
     signal.throwIfAborted();
     outcome.result.screenshot_error = errorInfo(error);
   }
-}
-
-/** The links of a crawled page that the run should follow, and for a deep crawl's first page its sitemaps. */
-async function discover(
-  deps: PipelineDeps,
-  item: ClaimedItem,
-  run: CrawlingRun,
-  converted: ConvertedPage,
-  page: FetchedPage,
-  signal: AbortSignal,
-): Promise<DiscoveredUrl[]> {
-  const params = run.params;
-  // A crawl of known URLs fetches exactly those; only a start URL is followed.
-  if (run.type === 'crawl' && params.url === undefined) return [];
-  const depth = item.depth + 1;
-  if (run.type === 'deep-crawl' && depth > run.params.max_depth) return [];
-  const root = params.url ?? item.url;
-  const sameSite = run.type === 'deep-crawl' ? run.params.same_site : true;
-
-  const candidates = converted.links.map((url) => ({ url, parentUrl: page.finalUrl }));
-  if (run.type === 'deep-crawl' && item.depth === 0 && run.params.use_sitemap) {
-    candidates.push(...(await sitemapUrls(deps, page.finalUrl, params.respect_robots, signal)));
-  }
-  const found: DiscoveredUrl[] = [];
-  const robots = new Map<string, RobotsInfo>();
-  for (const candidate of candidates) {
-    if (sameSite && !isSameSite(candidate.url, root)) continue;
-    if (!matchesPathGlobs(candidate.url, params.include_paths ?? [], params.exclude_paths ?? [])) continue;
-    if (params.respect_robots) {
-      const origin = new URL(candidate.url).origin;
-      let rules = robots.get(origin);
-      if (!rules) {
-        rules = await deps.fetcher.robotsFor(origin);
-        robots.set(origin, rules);
-      }
-      if (!rules.isAllowed(candidate.url)) continue;
-    }
-    found.push({
-      url: candidate.url,
-      key: normalizeUrl(candidate.url),
-      depth,
-      parentUrl: candidate.parentUrl,
-    });
-  }
-  return found;
-}
-
-/**
- * The other URLs a crawled page answers for: where its URL redirected and its
- * same-site `rel=canonical`. Recorded so a later link to them is not fetched
- * again (a canonical on another site is not trusted: a page cannot claim
- * someone else's URL).
- */
-function aliasesOf(item: ClaimedItem, page: FetchedPage, converted: ConvertedPage): string[] {
-  const own = normalizeUrl(item.url);
-  const aliases = new Set<string>([normalizeUrl(page.finalUrl)]);
-  if (converted.canonicalUrl && isSameSite(converted.canonicalUrl, page.finalUrl)) {
-    aliases.add(normalizeUrl(converted.canonicalUrl));
-  }
-  aliases.delete(own);
-  return [...aliases];
-}
-
-/** URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes. */
-async function sitemapUrls(
-  deps: PipelineDeps,
-  pageUrl: string,
-  respectRobots: boolean,
-  signal: AbortSignal,
-): Promise<{ url: string; parentUrl: string }[]> {
-  const origin = new URL(pageUrl).origin;
-  const robots = await deps.fetcher.robotsFor(origin);
-  const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [`${origin}/sitemap.xml`];
-  const seen = new Set<string>();
-  const urls: { url: string; parentUrl: string }[] = [];
-  while (queue.length > 0 && seen.size < MAX_SITEMAP_FILES) {
-    const sitemap = queue.shift()!;
-    if (seen.has(sitemap)) continue;
-    seen.add(sitemap);
-    let xml: string | null = null;
-    try {
-      xml = await deps.fetcher.fetchText(sitemap, { signal, respectRobots });
-    } catch {
-      signal.throwIfAborted();
-    }
-    if (xml === null) continue;
-    const parsed = parseSitemap(xml);
-    queue.push(...parsed.sitemaps);
-    for (const url of parsed.urls) urls.push({ url, parentUrl: sitemap });
-  }
-  return urls;
 }
 
 function errorInfo(error: unknown): { code: string; message: string } {

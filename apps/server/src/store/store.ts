@@ -7,6 +7,7 @@ import type {
   RunType,
   TypedRunParams,
 } from '@webdata/contract';
+import type { DiscoveredUrl } from '../crawl/discover-links.js';
 import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
 
 /** A run as stored: the wire object plus what only the server knows. */
@@ -30,15 +31,6 @@ export interface ClaimedItem {
   parentUrl: string | null;
   /** Proof of the lease: completing or renewing an item needs it, so a stale worker cannot write. */
   leaseToken: string;
-}
-
-/** A URL a worker found and wants crawled in the same run. */
-export interface DiscoveredUrl {
-  url: string;
-  /** The normalised form used to fetch each page once per run. */
-  key: string;
-  depth: number;
-  parentUrl: string;
 }
 
 /** What a worker hands back for one item; stored in one transaction. */

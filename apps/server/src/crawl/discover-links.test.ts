@@ -1,0 +1,67 @@
+import { RUN_PARAMS } from '@webdata/contract';
+import { describe, expect, it } from 'vitest';
+import { type CrawlFetcher, type CrawlingRun, discoverLinks } from './discover-links.js';
+
+/** Runs below read no robots.txt and no sitemap: a fetcher that is asked anything fails the test. */
+const noFetching: CrawlFetcher = {
+  fetchText: () => Promise.reject(new Error('fetchText called')),
+  robotsFor: () => Promise.reject(new Error('robotsFor called')),
+};
+const signal = new AbortController().signal;
+const START = 'https://docs.example/guide/';
+const links = [
+  'https://docs.example/guide/install',
+  'https://www.docs.example/guide/usage',
+  'https://other.example/guide/',
+  'https://docs.example/private/keys',
+];
+
+function deepCrawl(params: Record<string, unknown>): CrawlingRun {
+  return {
+    type: 'deep-crawl',
+    params: RUN_PARAMS['deep-crawl'].parse({
+      url: START,
+      use_sitemap: false,
+      respect_robots: false,
+      ...params,
+    }),
+  };
+}
+
+const page = (depth: number) => ({ url: START, finalUrl: START, depth, links });
+
+describe('discoverLinks', () => {
+  it('follows same-site links one level deeper, keyed by their normal form, the page as parent', async () => {
+    const found = await discoverLinks(noFetching, deepCrawl({}), page(0), signal);
+    expect(found).toEqual([
+      { url: links[0], key: 'https://docs.example/guide/install', depth: 1, parentUrl: START },
+      { url: links[1], key: 'https://www.docs.example/guide/usage', depth: 1, parentUrl: START },
+      { url: links[3], key: 'https://docs.example/private/keys', depth: 1, parentUrl: START },
+    ]);
+  });
+
+  it('leaves the site only when the run allows it, and applies the path globs', async () => {
+    const run = deepCrawl({ same_site: false, exclude_paths: ['/private/**'] });
+    const found = await discoverLinks(noFetching, run, page(0), signal);
+    expect(found.map((link) => link.url)).toEqual([links[0], links[1], links[2]]);
+  });
+
+  it('stops at max_depth', async () => {
+    const run = deepCrawl({ max_depth: 2 });
+    expect(await discoverLinks(noFetching, run, page(1), signal)).toHaveLength(3);
+    expect(await discoverLinks(noFetching, run, page(2), signal)).toEqual([]);
+  });
+
+  it('follows nothing from a crawl of known URLs, and links from a crawl with a start URL', async () => {
+    const known: CrawlingRun = {
+      type: 'crawl',
+      params: RUN_PARAMS.crawl.parse({ respect_robots: false }),
+    };
+    expect(await discoverLinks(noFetching, known, page(0), signal)).toEqual([]);
+    const started: CrawlingRun = {
+      type: 'crawl',
+      params: RUN_PARAMS.crawl.parse({ url: START, respect_robots: false }),
+    };
+    expect(await discoverLinks(noFetching, started, page(0), signal)).toHaveLength(3);
+  });
+});

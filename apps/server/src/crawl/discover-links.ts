@@ -1,0 +1,115 @@
+import type { TypedRunParams } from '@webdata/contract';
+import type { FetchTextOptions, RobotsInfo } from '../fetch/types.js';
+import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from './url/index.js';
+
+/** A crawl or deep crawl with its params: the runs that follow links. */
+export type CrawlingRun = Exclude<TypedRunParams, { type: 'extract' }>;
+
+/** What discovery reads besides the page: sitemaps and robots rules. */
+export interface CrawlFetcher {
+  fetchText(url: string, options?: FetchTextOptions): Promise<string | null>;
+  robotsFor(origin: string): Promise<RobotsInfo>;
+}
+
+/** A URL a crawled page led to, to be crawled in the same run. */
+export interface DiscoveredUrl {
+  url: string;
+  /** The normalised form used to fetch each page once per run. */
+  key: string;
+  depth: number;
+  parentUrl: string;
+}
+
+/** One crawled page, as discovery sees it. */
+export interface CrawledPage {
+  /** The URL the run asked for (its item's URL). */
+  url: string;
+  /** The URL after redirects: the parent of what it links to. */
+  finalUrl: string;
+  /** Links from the start page: 0 for the start page itself. */
+  depth: number;
+  /** The page's absolute links, in document order. */
+  links: string[];
+}
+
+/** Sitemap files read to seed one deep crawl (an index may point at many). */
+const MAX_SITEMAP_FILES = 20;
+
+/**
+ * The links of a crawled page that the run should follow, and for a deep
+ * crawl's first page those of its site's sitemaps: within the depth, on the
+ * start page's site unless the run says otherwise, through the path globs,
+ * and allowed by robots.txt when the run respects it. The run's item limit
+ * and the URLs it already has are the store's to apply.
+ */
+export async function discoverLinks(
+  fetcher: CrawlFetcher,
+  run: CrawlingRun,
+  page: CrawledPage,
+  signal: AbortSignal,
+): Promise<DiscoveredUrl[]> {
+  const params = run.params;
+  // A crawl of known URLs fetches exactly those; only a start URL is followed.
+  if (run.type === 'crawl' && params.url === undefined) return [];
+  const depth = page.depth + 1;
+  if (run.type === 'deep-crawl' && depth > run.params.max_depth) return [];
+  const root = params.url ?? page.url;
+  const sameSite = run.type === 'deep-crawl' ? run.params.same_site : true;
+
+  const candidates = page.links.map((url) => ({ url, parentUrl: page.finalUrl }));
+  if (run.type === 'deep-crawl' && page.depth === 0 && run.params.use_sitemap) {
+    candidates.push(...(await sitemapUrls(fetcher, page.finalUrl, params.respect_robots, signal)));
+  }
+  const found: DiscoveredUrl[] = [];
+  const robots = new Map<string, RobotsInfo>();
+  for (const candidate of candidates) {
+    if (sameSite && !isSameSite(candidate.url, root)) continue;
+    if (!matchesPathGlobs(candidate.url, params.include_paths ?? [], params.exclude_paths ?? [])) continue;
+    if (params.respect_robots) {
+      const origin = new URL(candidate.url).origin;
+      let rules = robots.get(origin);
+      if (!rules) {
+        rules = await fetcher.robotsFor(origin);
+        robots.set(origin, rules);
+      }
+      if (!rules.isAllowed(candidate.url)) continue;
+    }
+    found.push({
+      url: candidate.url,
+      key: normalizeUrl(candidate.url),
+      depth,
+      parentUrl: candidate.parentUrl,
+    });
+  }
+  return found;
+}
+
+/** URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes. */
+async function sitemapUrls(
+  fetcher: CrawlFetcher,
+  pageUrl: string,
+  respectRobots: boolean,
+  signal: AbortSignal,
+): Promise<{ url: string; parentUrl: string }[]> {
+  const origin = new URL(pageUrl).origin;
+  const robots = await fetcher.robotsFor(origin);
+  const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [`${origin}/sitemap.xml`];
+  const seen = new Set<string>();
+  const urls: { url: string; parentUrl: string }[] = [];
+  while (queue.length > 0 && seen.size < MAX_SITEMAP_FILES) {
+    const sitemap = queue.shift()!;
+    if (seen.has(sitemap)) continue;
+    seen.add(sitemap);
+    let xml: string | null = null;
+    try {
+      xml = await fetcher.fetchText(sitemap, { signal, respectRobots });
+    } catch {
+      signal.throwIfAborted();
+    }
+    if (xml === null) continue;
+    const parsed = parseSitemap(xml);
+    queue.push(...parsed.sitemaps);
+    for (const url of parsed.urls) urls.push({ url, parentUrl: sitemap });
+  }
+  return urls;
+}
