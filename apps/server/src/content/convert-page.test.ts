@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertPage } from './convert-page.js';
+import { convertPage, convertWithReadability } from './convert-page.js';
 
 const ARTICLE = readFileSync(new URL('./fixtures/article.html', import.meta.url), 'utf8');
 const PAGE_URL = 'https://docs.example.com/guides/event-loop?ref=home';
@@ -202,5 +203,25 @@ describe('convertPage on hostile structure', () => {
     const page = convertPage(html, 'https://e.com/');
     expect(page.text).toContain('deep text');
     expect(page.text).toContain('after');
+  });
+});
+
+describe('convertPage on real pages that mark their content (Python manual)', () => {
+  const root = '/usr/share/doc/python3.11/html';
+  const files = (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.html'))
+    .sort();
+  // A spread of the manual (every 25th page), not a picked few.
+  const sample = files.filter((_, i) => i % 25 === 0);
+
+  it.each(sample)('%s: the one-parse light tree gives what the linkedom path gives', (file) => {
+    const html = readFileSync(join(root, file), 'utf8');
+    const url = `http://127.0.0.1/${file}`;
+    const light = convertPage(html, url, { html: false });
+    const linkedom = convertWithReadability(html, url, { html: false });
+    // `article` too: absent on both where the mark was taken, Readability's on both where it was too short.
+    for (const key of ['title', 'markdown', 'text', 'links', 'canonicalUrl', 'headings', 'article'] as const)
+      expect(light[key], key).toEqual(linkedom[key]);
+    expect(light.markdown.length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
-import { extractMainContent } from './main-content.js';
+import { type ContentElement, innerHtml, type LightElement, parseLightDocument } from './light-dom.js';
+import { extractMainContent, markedContent } from './main-content.js';
 import { elementToMarkdown } from './markdown.js';
-import { documentBaseUrl, scanPage } from './page-metadata.js';
+import { documentBaseUrl, type PageFacts, scanPage } from './page-metadata.js';
 import { parseHtmlDocument } from './parse-document.js';
 import { elementToText } from './plain-text.js';
 import type { ConvertedPage } from './types.js';
@@ -9,13 +10,13 @@ import type { ConvertedPage } from './types.js';
 const MARKDOWN_MAX_DEPTH = 500;
 
 /** Descends through `<div>`s that hold nothing but one element (Readability's wrappers). */
-function unwrapSingleDivs(element: Element): Element {
+function unwrapSingleDivs(element: ContentElement): ContentElement {
   let current = element;
   for (let level = 0; level < 20; level += 1) {
     const child = current.firstElementChild;
     if (!child || current.childElementCount !== 1 || child.tagName.toUpperCase() !== 'DIV') return current;
-    const strayText = Array.from(current.childNodes).some((n) => n.nodeType === 3 && n.textContent?.trim());
-    if (strayText) return current;
+    for (let node = current.firstChild; node; node = node.nextSibling)
+      if (node.nodeType === 3 && node.textContent?.trim()) return current;
     current = child;
   }
   return current;
@@ -33,15 +34,80 @@ function lowerCaseTagNames(html: string): string {
   );
 }
 
+/** A page that may mark its main content (a cheap look before the light parse). */
+const MARKS_MAIN = /<main[\s>]|\brole\s*=\s*["']?main\b/i;
+
 /**
  * Converts a fetched HTML page into every format the API serves. Title,
  * canonical URL, links and headings come from the whole page; markdown,
- * html and text from its main content (Readability, with a
- * `<main>`/`<article>`/`<body>` fallback). Relative URLs are resolved
- * against `<base href>` or `pageUrl`. Never throws on malformed HTML. With
- * `html: false` the content is not serialised back to HTML (`html` is empty).
+ * html and text from its main content. A page that marks it (`<main>`,
+ * `role="main"`) is parsed once into a light tree and every format comes
+ * from that one parse; any other page is parsed with linkedom for
+ * Readability (with a `<main>`/`<article>`/`<body>` fallback). Relative
+ * URLs are resolved against `<base href>` or `pageUrl`. Never throws on
+ * malformed HTML. With `html: false` the content is not serialised back to
+ * HTML (`html` is empty).
  */
 export function convertPage(html: string, pageUrl: string, options: { html?: boolean } = {}): ConvertedPage {
+  return (
+    (MARKS_MAIN.test(html) && convertMarkedPage(html, pageUrl, options)) ||
+    convertWithReadability(html, pageUrl, options)
+  );
+}
+
+/**
+ * The one-parse path: a light tree, scanned once, its marked content cleaned
+ * and written out. Null when the page has no `<html>` root, nests too deep
+ * for the recursive writers, or marks no content with enough text: then
+ * Readability decides.
+ */
+function convertMarkedPage(html: string, pageUrl: string, options: { html?: boolean }): ConvertedPage | null {
+  const document = parseLightDocument(html);
+  if (document.documentElement?.tagName !== 'HTML') return null;
+  const facts = scanPage(document, documentBaseUrl(document, pageUrl));
+  if (facts.maxDepth > MARKDOWN_MAX_DEPTH || !facts.contentRoot || !markedContent(facts.contentRoot))
+    return null;
+  const root = unwrapSingleDivs(facts.contentRoot) as LightElement;
+  return formats(root, facts, options.html === false ? '' : innerHtml(root).trim(), undefined);
+}
+
+/** Every format from the content element and the page facts. */
+function formats(
+  root: ContentElement,
+  facts: PageFacts,
+  html: string,
+  article: ConvertedPage['article'],
+): ConvertedPage {
+  const text = elementToText(root);
+  let markdown: string;
+  try {
+    // The Markdown writer recurses per nesting level; a hostile page would overflow the stack.
+    markdown = facts.maxDepth > MARKDOWN_MAX_DEPTH ? text : elementToMarkdown(root);
+  } catch {
+    markdown = text; // the converter choked: plain text is still Markdown
+  }
+  // Readability drops the heading that repeats the title; readers of the Markdown expect it on top.
+  const heading = facts.firstHeading ?? facts.title;
+  if (heading && !/^# /m.test(markdown)) markdown = `# ${heading}\n\n${markdown}`;
+  const page: ConvertedPage = {
+    title: facts.title,
+    markdown,
+    html,
+    text,
+    links: facts.links,
+    canonicalUrl: facts.canonicalUrl,
+    headings: facts.headings,
+  };
+  if (article !== undefined) page.article = article;
+  return page;
+}
+
+/** The linkedom path (every page before the light tree; exported to compare the two): Readability picks the content unless the page marks it. */
+export function convertWithReadability(
+  html: string,
+  pageUrl: string,
+  options: { html?: boolean },
+): ConvertedPage {
   const document = parseHtmlDocument(html);
   const base = documentBaseUrl(document, pageUrl);
   const facts = scanPage(document, base);
@@ -58,26 +124,11 @@ export function convertPage(html: string, pageUrl: string, options: { html?: boo
   });
   // Readability's wrapper <div>s (and the fallback's <main>/<body>) are not
   // content: every format below is built from their children.
-  const root = unwrapSingleDivs(main.element);
-  const text = elementToText(root);
-  let markdown: string;
-  try {
-    // The Markdown writer recurses per nesting level; a hostile page would overflow the stack.
-    markdown = facts.maxDepth > MARKDOWN_MAX_DEPTH ? text : elementToMarkdown(root);
-  } catch {
-    markdown = text; // the converter choked: plain text is still Markdown
-  }
-  // Readability drops the heading that repeats the title; readers of the Markdown expect it on top.
-  const heading = facts.firstHeading ?? facts.title;
-  if (heading && !/^# /m.test(markdown)) markdown = `# ${heading}\n\n${markdown}`;
-  return {
-    title: facts.title,
-    markdown,
-    html: options.html === false ? '' : lowerCaseTagNames(root.innerHTML.trim()),
-    text,
-    links: facts.links,
-    canonicalUrl: facts.canonicalUrl,
-    headings: facts.headings,
-    article: main.article,
-  };
+  const root = unwrapSingleDivs(main.element) as Element;
+  return formats(
+    root,
+    facts,
+    options.html === false ? '' : lowerCaseTagNames(root.innerHTML.trim()),
+    main.article,
+  );
 }

@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { type ArticleMetadata, articleMetadata, READABILITY_LIMITS } from '../readability.js';
+import type { ContentElement } from './light-dom.js';
 import type { HtmlDocument } from './parse-document.js';
 
 /** Below this many characters of text, Readability's pick is compared with the plain fallback. */
@@ -28,11 +29,18 @@ const NOISE_TAGS = new Set([
 const CONTENT_ROOTS = new Set(['MAIN', 'ARTICLE']);
 
 /** An element whose text is mostly link text (a list of related links, not notes or footnotes). */
-function linkDense(element: Element): boolean {
+function linkDense(element: ContentElement): boolean {
   const total = textLength(element);
   if (total === 0) return true;
   let linked = 0;
-  for (const link of Array.from(element.getElementsByTagName('a'))) linked += textLength(link);
+  const stack: ContentElement[] = [element];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.tagName.toUpperCase() === 'A') linked += textLength(child);
+      else stack.push(child);
+    }
+  }
   return linked / total > 0.5;
 }
 
@@ -43,10 +51,10 @@ function linkDense(element: Element): boolean {
  * asides inside it that are mostly links (related links; footnotes and
  * notes stay).
  */
-function removeNoise(root: Element): void {
-  const doomed: Element[] = [];
-  const stack: [Element, boolean][] = [];
-  const push = (parent: Element, inContent: boolean) => {
+function removeNoise(root: ContentElement): void {
+  const doomed: ContentElement[] = [];
+  const stack: [ContentElement, boolean][] = [];
+  const push = (parent: ContentElement, inContent: boolean) => {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling)
       stack.push([child, inContent]);
   };
@@ -72,13 +80,13 @@ function removeNoise(root: Element): void {
 
 /** The main content picked from a page, how it was found, and Readability's metadata when it ran. */
 export interface MainContent {
-  element: Element;
+  element: ContentElement;
   source: 'marked' | 'readability' | 'fallback';
   /** Readability's metadata; absent when Readability did not run because the page marks its content. */
   article?: ArticleMetadata | null;
 }
 
-function textLength(element: Element | null | undefined): number {
+function textLength(element: ContentElement | null | undefined): number {
   return (element?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
@@ -98,12 +106,24 @@ export function fallbackContent(document: HtmlDocument): Element {
   return root;
 }
 
+/**
+ * Cleans the element a page marks as its content (`<main>`, `role="main"`)
+ * and answers whether it holds enough text to be taken at its word: the
+ * author says where the content is, and Readability's guess on
+ * documentation keeps one section of a long page and drops link lists
+ * (tables of contents), while costing more than the rest of the conversion.
+ */
+export function markedContent(contentRoot: ContentElement): boolean {
+  removeNoise(contentRoot);
+  return textLength(contentRoot) >= SHORT_TEXT;
+}
+
 /** How {@link extractMainContent} may work on a document. */
 export interface MainContentOptions {
   /** Classes Readability must keep (code block languages). */
   keepClasses: string[];
   /** The page's `<main>` or `role="main"` element, if it has one: its author says where the content is. */
-  contentRoot?: Element | null;
+  contentRoot?: ContentElement | null;
   /** Elements in the document and their deepest nesting: too many or too deep and Readability is skipped. */
   elementCount: number;
   maxDepth: number;
@@ -122,21 +142,15 @@ export interface MainContentOptions {
  * `READABILITY_LIMITS.maxDepth` go straight to that fallback (see `src/readability.ts`).
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
-  if (options.contentRoot) {
-    // The author marked the content: take it (cleaned) rather than Readability's guess, which
-    // on documentation keeps one section of a long page and drops link lists (tables of
-    // contents). Readability also costs more than the rest of the conversion together.
-    removeNoise(options.contentRoot);
-    if (textLength(options.contentRoot) >= SHORT_TEXT)
-      return { element: options.contentRoot, source: 'marked' };
-  }
+  if (options.contentRoot && markedContent(options.contentRoot))
+    return { element: options.contentRoot, source: 'marked' };
   if (
     options.elementCount > READABILITY_LIMITS.maxElements ||
     options.maxDepth > READABILITY_LIMITS.maxDepth
   ) {
     return { element: fallbackContent(document), source: 'fallback', article: null };
   }
-  let picked: Element | null = null;
+  let picked: ContentElement | null = null;
   let metadata: ArticleMetadata | null = null;
   try {
     const article = new Readability(document, {
@@ -144,7 +158,7 @@ export function extractMainContent(document: HtmlDocument, options: MainContentO
       serializer: (element: Node) => element as unknown as string,
       classesToPreserve: options.keepClasses,
     }).parse();
-    picked = (article?.content as unknown as Element | null | undefined) ?? null;
+    picked = (article?.content as unknown as ContentElement | null | undefined) ?? null;
     if (article) metadata = articleMetadata(article);
   } catch {
     picked = null; // a DOM Readability cannot handle

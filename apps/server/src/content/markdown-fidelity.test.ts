@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type ContentElement, parseLightDocument } from './light-dom.js';
 import { elementToMarkdown } from './markdown.js';
 import { documentBaseUrl, scanPage } from './page-metadata.js';
 import { parseHtmlDocument } from './parse-document.js';
@@ -46,98 +47,126 @@ const plain = (markdown: string) =>
       .join(''),
   );
 
-/** The page's content region (links made absolute, code languages noted, as the converter does) and its Markdown. */
-function load(page: RealPage) {
+/** The first element under `root` whose attribute has the value (`[role="main"]`, `#content`). */
+function findLight(root: ContentElement, selector: string): ContentElement | null {
+  const [, name, value] = /^\[(\w+)="(.*)"\]$/.exec(selector) ?? ['', 'id', selector.slice(1)];
+  const stack = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (element.getAttribute(name!) === value) return element;
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
+  }
+  return null;
+}
+
+/**
+ * The page's content region on linkedom (links made absolute, code languages
+ * noted, as the converter does: the reference the checks read) and its
+ * Markdown written from the tree named by `tree`: linkedom's (pages
+ * Readability reads) or the light tree (pages that mark their content).
+ */
+function load(page: RealPage, tree: 'linkedom' | 'light') {
   const url = `http://127.0.0.1/${page.file.split('/').slice(-2).join('/')}`;
-  const document = parseHtmlDocument(readFileSync(page.file, 'utf8'));
+  const html = readFileSync(page.file, 'utf8');
+  const document = parseHtmlDocument(html);
   scanPage(document, documentBaseUrl(document, url));
   const content = document.querySelector(page.content);
   if (!content) throw new Error(`${page.file} has no ${page.content}`);
-  return { url, content, markdown: elementToMarkdown(content) };
+  if (tree === 'linkedom') return { url, content, markdown: elementToMarkdown(content) };
+  const light = parseLightDocument(html);
+  scanPage(light, documentBaseUrl(light, url));
+  const lightContent = findLight(light.documentElement!, page.content);
+  if (!lightContent) throw new Error(`${page.file} has no ${page.content} in the light tree`);
+  return { url, content, markdown: elementToMarkdown(lightContent) };
 }
 
-describe.each(PAGES)('Markdown of $file', (page) => {
-  const { url, content, markdown } = load(page);
-  const lines = markdown.split('\n');
+describe.each(PAGES.flatMap((page) => (['linkedom', 'light'] as const).map((tree) => ({ ...page, tree }))))(
+  'Markdown of $file from the $tree tree',
+  (page) => {
+    const { url, content, markdown } = load(page, page.tree);
+    const lines = markdown.split('\n');
 
-  it('writes every table as a GFM table with its rows and cells', () => {
-    const tables = Array.from(content.querySelectorAll('table')).filter((t) => !t.querySelector('table'));
-    let from = 0; // tables come out in page order
-    for (const table of tables) {
-      const rows = Array.from(table.querySelectorAll('tr'))
-        .map((row) => Array.from(row.children).filter((c) => /^T[DH]$/i.test(c.tagName)))
-        .filter((cells) => cells.length > 0);
-      const first = rows[0]!.map((c) => collapse(c.textContent ?? ''));
-      // The header line: the first row's cells, in order, between pipes.
-      const at = lines.findIndex(
-        (line, index) =>
-          index >= from &&
-          /^\s*\| /.test(line) &&
-          line
-            .trim()
+    it('writes every table as a GFM table with its rows and cells', () => {
+      const tables = Array.from(content.querySelectorAll('table')).filter((t) => !t.querySelector('table'));
+      let from = 0; // tables come out in page order
+      for (const table of tables) {
+        const rows = Array.from(table.querySelectorAll('tr'))
+          .map((row) => Array.from(row.children).filter((c) => /^T[DH]$/i.test(c.tagName)))
+          .filter((cells) => cells.length > 0);
+        const first = rows[0]!.map((c) => collapse(c.textContent ?? ''));
+        // The header line: the first row's cells, in order, between pipes.
+        const at = lines.findIndex(
+          (line, index) =>
+            index >= from &&
+            /^\s*\| /.test(line) &&
+            line
+              .trim()
+              .slice(2, -2)
+              .split(/(?<!\\) \| /)
+              .map((cell) => plain(cell))
+              .join('\u0000') === first.join('\u0000'),
+        );
+        expect(at, `table starting ${first.join(' | ')}`).toBeGreaterThanOrEqual(0);
+        from = at + rows.length + 1;
+        expect(lines[at + 1]!.trim()).toMatch(/^\| ---( \| ---)* \|$/);
+        const body = lines.slice(at + 2, at + 1 + rows.length).map((line) => line.trim());
+        expect(body).toHaveLength(rows.length - 1);
+        for (const [i, line] of body.entries()) {
+          expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
+          const cells = line
             .slice(2, -2)
             .split(/(?<!\\) \| /)
-            .map((cell) => plain(cell))
-            .join('\u0000') === first.join('\u0000'),
-      );
-      expect(at, `table starting ${first.join(' | ')}`).toBeGreaterThanOrEqual(0);
-      from = at + rows.length + 1;
-      expect(lines[at + 1]!.trim()).toMatch(/^\| ---( \| ---)* \|$/);
-      const body = lines.slice(at + 2, at + 1 + rows.length).map((line) => line.trim());
-      expect(body).toHaveLength(rows.length - 1);
-      for (const [i, line] of body.entries()) {
-        expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
-        const cells = line
-          .slice(2, -2)
-          .split(/(?<!\\) \| /)
-          .map((cell) => plain(cell));
-        const expected = rows[i + 1]!.map((c) => collapse(c.textContent ?? ''));
-        // Cells that span columns are followed by empty ones; the texts come in order.
-        expect(cells.filter(Boolean)).toEqual(expected.filter(Boolean));
+            .map((cell) => plain(cell));
+          const expected = rows[i + 1]!.map((c) => collapse(c.textContent ?? ''));
+          // Cells that span columns are followed by empty ones; the texts come in order.
+          expect(cells.filter(Boolean)).toEqual(expected.filter(Boolean));
+        }
       }
-    }
-  });
+    });
 
-  it('writes every code block as a fence holding its text, with the language the page names', () => {
-    const blocks = Array.from(content.querySelectorAll('pre'));
-    expect(blocks.length).toBeGreaterThan(0);
-    for (const pre of blocks) {
-      const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
-      const named = /\bhighlight-([\w+#.-]+)/.exec(pre.parentElement?.parentElement?.className ?? '')?.[1];
-      const language = named && !['default', 'none', 'text'].includes(named) ? named : '';
-      // Inside a list item the whole fence is indented under the item's marker.
-      const fenced = (indent: string) =>
-        [
-          `${indent}\`\`\`${language}`,
-          ...text.split('\n').map((l) => (l ? indent + l : l)),
-          `${indent}\`\`\``,
-        ].join('\n');
-      const found = ['', '  ', '   ', '    ', '     ', '      ', '        '].some((indent) =>
-        markdown.includes(fenced(indent)),
+    it('writes every code block as a fence holding its text, with the language the page names', () => {
+      const blocks = Array.from(content.querySelectorAll('pre'));
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const pre of blocks) {
+        const text = (pre.textContent ?? '').replace(/^\n/, '').replace(/\s+$/, '');
+        const named = /\bhighlight-([\w+#.-]+)/.exec(pre.parentElement?.parentElement?.className ?? '')?.[1];
+        const language = named && !['default', 'none', 'text'].includes(named) ? named : '';
+        // Inside a list item the whole fence is indented under the item's marker.
+        const fenced = (indent: string) =>
+          [
+            `${indent}\`\`\`${language}`,
+            ...text.split('\n').map((l) => (l ? indent + l : l)),
+            `${indent}\`\`\``,
+          ].join('\n');
+        const found = ['', '  ', '   ', '    ', '     ', '      ', '        '].some((indent) =>
+          markdown.includes(fenced(indent)),
+        );
+        expect(found, `${language} block ${text.slice(0, 60)}`).toBe(true);
+      }
+    });
+
+    it('indents every nested list under its item', () => {
+      const nested = Array.from(content.querySelectorAll('li > ul > li, li > ol > li'));
+      for (const item of nested) {
+        const words = collapse(item.firstElementChild?.textContent ?? item.textContent ?? '').slice(0, 40);
+        if (!words) continue;
+        const line = lines.find((l) => /^\s+(?:- |\d+\. )/.test(l) && plain(l).includes(words));
+        expect(line, `nested item "${words}"`).toBeDefined();
+      }
+    });
+
+    it('writes every link as [text](absolute URL)', () => {
+      const links = Array.from(content.querySelectorAll('a[href]')).filter(
+        (a) =>
+          collapse(a.textContent ?? '') &&
+          !a.querySelector('img') &&
+          !a.closest('pre, h1, h2, h3, h4, h5, h6'),
       );
-      expect(found, `${language} block ${text.slice(0, 60)}`).toBe(true);
-    }
-  });
-
-  it('indents every nested list under its item', () => {
-    const nested = Array.from(content.querySelectorAll('li > ul > li, li > ol > li'));
-    for (const item of nested) {
-      const words = collapse(item.firstElementChild?.textContent ?? item.textContent ?? '').slice(0, 40);
-      if (!words) continue;
-      const line = lines.find((l) => /^\s+(?:- |\d+\. )/.test(l) && plain(l).includes(words));
-      expect(line, `nested item "${words}"`).toBeDefined();
-    }
-  });
-
-  it('writes every link as [text](absolute URL)', () => {
-    const links = Array.from(content.querySelectorAll('a[href]')).filter(
-      (a) =>
-        collapse(a.textContent ?? '') && !a.querySelector('img') && !a.closest('pre, h1, h2, h3, h4, h5, h6'),
-    );
-    expect(links.length).toBeGreaterThan(0);
-    for (const a of links.slice(0, 200)) {
-      const href = new URL(a.getAttribute('href')!, url).href;
-      expect(markdown, href).toContain(`](${href})`);
-    }
-  });
-});
+      expect(links.length).toBeGreaterThan(0);
+      for (const a of links.slice(0, 200)) {
+        const href = new URL(a.getAttribute('href')!, url).href;
+        expect(markdown, href).toContain(`](${href})`);
+      }
+    });
+  },
+);

@@ -11,6 +11,7 @@
  * (~90 KB each) Markdown cost more than everything else of a page together.
  */
 
+import { type ContentElement, firstDescendant } from './light-dom.js';
 import { parseHtmlDocument } from './parse-document.js';
 
 const ELEMENT_NODE = 1;
@@ -79,7 +80,7 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 /** Ordered list start or bullet at a line's start, which would turn a paragraph into a list. */
 const BLOCK_MARKER_START = /^(?:[#>+=-]|\d+[.)](?=\s|$))/;
 
-function tagOf(element: Element): string {
+function tagOf(element: ContentElement): string {
   return element.tagName.toUpperCase();
 }
 
@@ -112,16 +113,16 @@ function inlineCode(code: string): string {
 }
 
 /** The Markdown of an element's children as phrasing content (one paragraph, `\n` only from `<br>`). */
-function inlineOf(parent: Element): string {
+function inlineOf(parent: ContentElement): string {
   let out = '';
   for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === TEXT_NODE) out += escapeText((node.textContent ?? '').replace(/\s+/g, ' '));
-    else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as Element);
+    else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as ContentElement);
   }
   return out;
 }
 
-function inlineElement(element: Element): string {
+function inlineElement(element: ContentElement): string {
   const tag = tagOf(element);
   if (SKIPPED.has(tag)) return '';
   switch (tag) {
@@ -173,7 +174,7 @@ function paragraph(inline: string): string {
 }
 
 /** The Markdown blocks of an element's children (inline runs become paragraphs). */
-function blocksOf(parent: Element): string[] {
+function blocksOf(parent: ContentElement): string[] {
   const blocks: string[] = [];
   let inline = '';
   const flush = () => {
@@ -187,7 +188,7 @@ function blocksOf(parent: Element): string[] {
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
-    const element = node as Element;
+    const element = node as ContentElement;
     const tag = tagOf(element);
     if (SKIPPED.has(tag)) continue;
     if (INLINE.has(tag)) {
@@ -209,8 +210,8 @@ function indentRest(text: string, prefix: string): string {
     .join('\n');
 }
 
-function codeBlock(pre: Element): string {
-  const code = pre.querySelector('code');
+function codeBlock(pre: ContentElement): string {
+  const code = firstDescendant(pre, 'CODE');
   const language =
     LANGUAGE_CLASS.exec(code?.getAttribute('class') ?? '')?.[1] ??
     LANGUAGE_CLASS.exec(pre.getAttribute('class') ?? '')?.[1] ??
@@ -222,7 +223,7 @@ function codeBlock(pre: Element): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-function list(element: Element): string {
+function list(element: ContentElement): string {
   const ordered = tagOf(element) === 'OL';
   let number = Number.parseInt(element.getAttribute('start') ?? '1', 10);
   if (!Number.isFinite(number)) number = 1;
@@ -252,7 +253,7 @@ function list(element: Element): string {
 }
 
 /** One table cell's Markdown on one line (`|` escaped). */
-function cell(element: Element): string {
+function cell(element: ContentElement): string {
   return blocksOf(element)
     .join(' ')
     .replace(/\s*\n\s*/g, ' ')
@@ -260,10 +261,10 @@ function cell(element: Element): string {
     .trim();
 }
 
-function table(element: Element): string {
+function table(element: ContentElement): string {
   const rows: string[][] = [];
   let headerRows = 0;
-  const collect = (section: Element, inHead: boolean) => {
+  const collect = (section: ContentElement, inHead: boolean) => {
     for (let row = section.firstElementChild; row; row = row.nextElementSibling) {
       const tag = tagOf(row);
       if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
@@ -300,7 +301,7 @@ function table(element: Element): string {
   ].join('\n');
 }
 
-function blockElement(element: Element, blocks: string[]): void {
+function blockElement(element: ContentElement, blocks: string[]): void {
   const tag = tagOf(element);
   switch (tag) {
     case 'H1':
@@ -353,7 +354,7 @@ export function htmlToMarkdown(html: string): string {
 }
 
 /** Converts an element's content to Markdown (see the module comment for what is written). */
-export function elementToMarkdown(root: Element): string {
+export function elementToMarkdown(root: ContentElement): string {
   return blocksOf(root)
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')

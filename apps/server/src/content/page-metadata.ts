@@ -1,4 +1,4 @@
-import type { HtmlDocument } from './parse-document.js';
+import { type ContentDocument, type ContentElement, firstDescendant } from './light-dom.js';
 
 /** Collapses runs of whitespace to one space and trims. */
 export function collapseWhitespace(text: string): string {
@@ -10,7 +10,7 @@ export function collapseWhitespace(text: string): string {
  * (itself resolved against the page URL), else the page URL; null when
  * neither is a valid absolute URL.
  */
-export function documentBaseUrl(document: HtmlDocument, pageUrl: string): URL | null {
+export function documentBaseUrl(document: ContentDocument, pageUrl: string): URL | null {
   let page: URL | null = null;
   try {
     page = new URL(pageUrl);
@@ -18,10 +18,13 @@ export function documentBaseUrl(document: HtmlDocument, pageUrl: string): URL | 
     page = null;
   }
   // <base> lives in <head> (parseHtmlDocument moves a stray one there).
-  const baseHref = Array.from(document.head?.children ?? [])
-    .find((child) => child.tagName.toUpperCase() === 'BASE' && child.hasAttribute('href'))
-    ?.getAttribute('href')
-    ?.trim();
+  let baseHref: string | undefined;
+  for (let child = document.head?.firstElementChild ?? null; child; child = child.nextElementSibling) {
+    if (child.tagName.toUpperCase() === 'BASE' && child.hasAttribute('href')) {
+      baseHref = child.getAttribute('href')?.trim();
+      break;
+    }
+  }
   if (baseHref) {
     try {
       return new URL(baseHref, page ?? undefined);
@@ -66,7 +69,7 @@ export interface PageFacts {
   /** `language-x` classes of code blocks, which content extraction must keep. */
   codeLanguageClasses: string[];
   /** The page's first `<main>` or `role="main"` element: where it says its content is. */
-  contentRoot: Element | null;
+  contentRoot: ContentElement | null;
   /** Elements in the document, and how deep they nest (decide whether Readability is affordable). */
   elementCount: number;
   maxDepth: number;
@@ -80,20 +83,8 @@ const HIGHLIGHT_CLASS = /(?:^|\s)highlight-([\w+#.-]+)/;
 /** Highlight classes that name no language. */
 const NO_LANGUAGE = new Set(['default', 'none', 'text']);
 
-/** The first element named `tag` under `root` (a hand walk: linkedom's querySelector walks with a CSS engine). */
-function firstDescendant(root: Element, tag: string): Element | null {
-  const stack: Element[] = [];
-  for (let child = root.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    if (element.tagName.toUpperCase() === tag) return element;
-    for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
-  }
-  return null;
-}
-
 /** The language a Pygments wrapper (the `<pre>`'s parent or grandparent) names, if any. */
-function highlightLanguage(pre: Element): string | undefined {
+function highlightLanguage(pre: ContentElement): string | undefined {
   for (let up = pre.parentElement, level = 0; up && level < 2; up = up.parentElement, level += 1) {
     const language = HIGHLIGHT_CLASS.exec(up.getAttribute('class') ?? '')?.[1];
     if (language) return NO_LANGUAGE.has(language) ? undefined : language;
@@ -112,7 +103,7 @@ function highlightLanguage(pre: Element): string | undefined {
  *   or its `<pre>`), and the trailing newline most sites leave inside
  *   `<pre><code>` is dropped (it would become an empty line in the fence).
  */
-export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
+export function scanPage(document: ContentDocument, base: URL | null): PageFacts {
   let ogTitle: string | null = null;
   let titleText: string | null = null;
   let firstH1: string | null = null;
@@ -123,7 +114,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   const languages = new Set<string>();
   let elementCount = 0;
   let maxDepth = 0;
-  let contentRoot: Element | null = null;
+  let contentRoot: ContentElement | null = null;
 
   const absolute = (value: string): string | null => {
     try {
@@ -134,7 +125,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
   };
 
   /** Returns whether to descend into the element. */
-  const visit = (element: Element, inChrome: boolean): boolean => {
+  const visit = (element: ContentElement, inChrome: boolean): boolean => {
     elementCount += 1;
     const tag = element.tagName.toUpperCase();
     if (contentRoot === null && (tag === 'MAIN' || element.getAttribute('role') === 'main'))
@@ -221,7 +212,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
     return true;
   };
   // Iterative, in document order: malformed pages can nest deeper than the call stack.
-  const stack: [Element, boolean, number][] = document.documentElement
+  const stack: [ContentElement, boolean, number][] = document.documentElement
     ? [[document.documentElement, false, 1]]
     : [];
   while (stack.length > 0) {
@@ -229,7 +220,7 @@ export function scanPage(document: HtmlDocument, base: URL | null): PageFacts {
     if (depth > maxDepth) maxDepth = depth;
     if (!visit(element, inChrome)) continue;
     const childChrome = inChrome || CHROME.has(element.tagName.toUpperCase());
-    const children: Element[] = [];
+    const children: ContentElement[] = [];
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
     for (let i = children.length - 1; i >= 0; i -= 1) stack.push([children[i]!, childChrome, depth + 1]);
   }

@@ -1,3 +1,5 @@
+import type { ContentElement, ContentNode } from './light-dom.js';
+
 /** Blocks separated from their neighbours by a blank line. */
 const PARAGRAPH_BLOCKS = new Set([
   'ADDRESS',
@@ -111,13 +113,13 @@ class TextBuilder {
 }
 
 /** A step of the walk: a node to enter, or an element to leave. */
-type Step = { enter: Node } | { leave: string; strength: number };
+type Step = { enter: ContentNode } | { leave: string; strength: number };
 
 /** Walks iteratively: malformed pages can nest deeper than the call stack. */
-function walk(root: Element, builder: TextBuilder): void {
+function walk(root: ContentElement, builder: TextBuilder): void {
   const stack: Step[] = [];
-  const pushChildren = (parent: Node) => {
-    const children: Node[] = [];
+  const pushChildren = (parent: ContentNode) => {
+    const children: ContentNode[] = [];
     for (let child = parent.firstChild; child; child = child.nextSibling) children.push(child);
     for (let i = children.length - 1; i >= 0; i -= 1) stack.push({ enter: children[i]! });
   };
@@ -135,7 +137,7 @@ function walk(root: Element, builder: TextBuilder): void {
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
-    const tag = (node as Element).tagName.toUpperCase();
+    const tag = (node as ContentElement).tagName.toUpperCase();
     if (SKIPPED.has(tag)) continue;
     if (tag === 'BR') {
       builder.breakAt(1);
@@ -157,7 +159,7 @@ function walk(root: Element, builder: TextBuilder): void {
  * block, a blank line between paragraphs, headings and lists, table cells
  * separated by tabs, `<pre>` kept verbatim, whitespace collapsed elsewhere.
  */
-export function elementToText(root: Element): string {
+export function elementToText(root: ContentElement): string {
   const builder = new TextBuilder();
   walk(root, builder);
   return builder.finish();
