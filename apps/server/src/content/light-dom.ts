@@ -24,6 +24,7 @@ export interface ContentNode {
   readonly firstChild: ContentNode | null;
   readonly lastChild: ContentNode | null;
   readonly nextSibling: ContentNode | null;
+  readonly previousSibling: ContentNode | null;
   readonly parentElement: ContentElement | null;
 }
 
@@ -76,6 +77,9 @@ abstract class LightNode implements ContentNode {
   }
   get nextSibling(): LightNode | null {
     return this.next;
+  }
+  get previousSibling(): LightNode | null {
+    return this.prev;
   }
   get parentElement(): LightElement | null {
     return this.parent;

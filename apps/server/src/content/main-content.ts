@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { type ArticleMetadata, articleMetadata, READABILITY_LIMITS } from '../readability.js';
-import type { ContentElement } from './light-dom.js';
+import { type ContentElement, type ContentNode, ELEMENT_NODE, TEXT_NODE } from './light-dom.js';
 import type { HtmlDocument } from './parse-document.js';
 
 /** Below this many characters of text, Readability's pick is compared with the plain fallback. */
@@ -115,7 +115,28 @@ export function fallbackContent(document: HtmlDocument): Element {
  */
 export function markedContent(contentRoot: ContentElement): boolean {
   removeNoise(contentRoot);
-  return textLength(contentRoot) >= SHORT_TEXT;
+  return hasText(contentRoot, SHORT_TEXT);
+}
+
+/**
+ * Whether `element`'s collapsed text is at least `length` characters:
+ * counts non-space characters text node by text node and stops once there
+ * are enough (the content of a long page is not copied into one string to
+ * learn that it is long); exact otherwise.
+ */
+function hasText(element: ContentElement, length: number): boolean {
+  let count = 0;
+  const stack: ContentNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === TEXT_NODE) {
+      count += (node.textContent ?? '').replace(/\s+/g, '').length;
+      if (count >= length) return true;
+    } else if (node.nodeType === ELEMENT_NODE) {
+      for (let child = node.lastChild; child; child = child.previousSibling) stack.push(child);
+    }
+  }
+  return textLength(element) >= length;
 }
 
 /** How {@link extractMainContent} may work on a document. */

@@ -84,8 +84,12 @@ function tagOf(element: ContentElement): string {
   return element.tagName.toUpperCase();
 }
 
+const SPECIAL = /[\\*`[\]_]/;
+
 /** Escapes the characters that would otherwise read as Markdown syntax inside running text. */
 function escapeText(text: string): string {
+  // Most text has none of these: skip the Unicode-aware pass (the costliest regex of the writer).
+  if (!SPECIAL.test(text)) return text;
   return text.replace(/[\\*`[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
 }
 
