@@ -34,8 +34,12 @@ function lowerCaseTagNames(html: string): string {
   );
 }
 
-/** A page that may mark its main content (a cheap look before the light parse). */
 const MARKS_MAIN = /<main[\s>]|\brole\s*=\s*["']?main\b/i;
+
+/** Whether a page may mark its main content: a cheap look at its text before the light parse. */
+export function mayMarkMainContent(html: string): boolean {
+  return MARKS_MAIN.test(html);
+}
 
 /**
  * Converts a fetched HTML page into every format the API serves. Title,
