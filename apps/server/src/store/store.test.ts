@@ -80,6 +80,18 @@ async function crawlRun(urls: string[]) {
 
 const found = (url: string) => ({ url, key: url, depth: 1, parentUrl: 'https://s.example/' });
 
+/** A crawl of a page and the page it redirects to, the first finished (with `extra`): the second is its alias. */
+async function finishRedirect(extra: Partial<ItemOutcome> = {}) {
+  const runId = await crawlRun(['https://s.example/redirect', 'https://s.example/target']);
+  const [redirect] = await store.claimItems('w', 1, 60_000);
+  await store.completeItem(redirect as ClaimedItem, {
+    ...outcome('succeeded'),
+    aliases: ['https://s.example/target'],
+    ...extra,
+  });
+  return (await store.getRun(OWNER, runId))!.run;
+}
+
 describe.each(stores)('%s work items', (name, makeStore) => {
   if (name === 'PostgresStore' && !postgresForTests()) return;
   it('writes an outcome only while the lease is held, and each result once', async () => {
@@ -121,15 +133,20 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     ]);
   });
 
+  it('counts a dropped alias out of the item limit', async () => {
+    store = await makeStore();
+    const run = await finishRedirect({
+      discovered: ['x', 'y'].map((p) => found(`https://s.example/${p}`)),
+      itemLimit: 2,
+    });
+    expect(run.stats).toMatchObject({ total: 2, succeeded: 1, queued: 1 });
+    const claimed = await store.claimItems('w', 10, 60_000);
+    expect(claimed.map((i) => i.url)).toEqual(['https://s.example/x']);
+  });
+
   it('drops a queued item for a URL a finished page turned out to be', async () => {
     store = await makeStore();
-    const runId = await crawlRun(['https://s.example/redirect', 'https://s.example/target']);
-    const [redirect] = await store.claimItems('w', 1, 60_000);
-    await store.completeItem(redirect as ClaimedItem, {
-      ...outcome('succeeded'),
-      aliases: ['https://s.example/target'],
-    });
-    const run = (await store.getRun(OWNER, runId))!.run;
+    const run = await finishRedirect();
     expect(run.status).toBe('completed');
     expect(run.stats).toMatchObject({ total: 1, succeeded: 1, queued: 0 });
   });

@@ -193,4 +193,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER runs_deletion AFTER DELETE ON runs FOR EACH ROW EXECUTE FUNCTION runs_record_deletion();
   `,
+  `
+  -- A run's item count is read from its items (as its stats are), not kept in a second copy that
+  -- every insertion and alias drop had to adjust by hand.
+  ALTER TABLE runs DROP COLUMN item_count;
+  `,
 ];

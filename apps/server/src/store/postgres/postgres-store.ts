@@ -69,7 +69,6 @@ interface RunRow {
   started_at: Date | null;
   finished_at: Date | null;
   version: string;
-  item_count: number;
   /** Item counts by status (`SELECT_RUN` adds them). */
   stats: Partial<Record<keyof RunStats, number>> | null;
 }
@@ -288,7 +287,7 @@ export class PostgresStore implements Store {
           NEW_RUN_STATUS,
         ],
       );
-      const inserted = await client.query(
+      await client.query(
         `INSERT INTO items (id, run_id, url, url_key, depth, status, updated_at)
          SELECT id, $1, url, key, depth, $7, $2
          FROM unnest($3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS t(id, url, key, depth, ord)
@@ -304,7 +303,6 @@ export class PostgresStore implements Store {
           NEW_ITEM_STATUS,
         ],
       );
-      await client.query('UPDATE runs SET item_count = $2 WHERE id = $1', [runId, inserted.rowCount ?? 0]);
       const created = (await this.readRun(client, runId))!;
       // Its change number with the commit; workers in other processes learn of new work without waiting for their idle poll.
       atCommit.add(
@@ -584,10 +582,8 @@ export class PostgresStore implements Store {
           [item.itemId, item.leaseToken, LEASED_ITEM_STATUS],
         );
         if (!held.rowCount) return false;
-        const run = await client.query<{ item_count: number }>(
-          'SELECT item_count FROM runs WHERE id = $1 FOR UPDATE',
-          [item.runId],
-        );
+        // The run's row is held until commit: its settlement and its item limit see every other page's writes.
+        const run = await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [item.runId]);
         if (!run.rows[0]) return false;
         await client.query(
           'UPDATE items SET status = $2, lease_owner = NULL, lease_token = NULL, updated_at = now() WHERE id = $1',
@@ -686,17 +682,11 @@ export class PostgresStore implements Store {
       `INSERT INTO url_aliases (run_id, url_key) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
       [runId, aliases],
     );
-    const dropped = await client.query(
+    await client.query(
       `DELETE FROM items WHERE id IN (
          SELECT id FROM items WHERE run_id = $1 AND url_key = ANY($2) AND status = $3 FOR UPDATE SKIP LOCKED)`,
       [runId, aliases, WAITING_ITEM_STATUS],
     );
-    if (dropped.rowCount) {
-      await client.query('UPDATE runs SET item_count = item_count - $2 WHERE id = $1', [
-        runId,
-        dropped.rowCount,
-      ]);
-    }
   }
 
   /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
@@ -706,11 +696,15 @@ export class PostgresStore implements Store {
     urls: NonNullable<ItemOutcome['discovered']>,
     limit: number | undefined,
   ): Promise<void> {
-    const { rows } = await client.query<{ item_count: number }>('SELECT item_count FROM runs WHERE id = $1', [
-      runId,
-    ]);
-    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - rows[0]!.item_count;
-    let inserted = 0;
+    let room = Number.POSITIVE_INFINITY;
+    if (limit !== undefined) {
+      // The run's items themselves, as its stats' total is read.
+      const { rows } = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM items WHERE run_id = $1',
+        [runId],
+      );
+      room = limit - rows[0]!.n;
+    }
     // In order, one by one up to the limit: which URLs make it must not depend on duplicates further on.
     for (const found of urls) {
       if (room <= 0) break;
@@ -722,10 +716,6 @@ export class PostgresStore implements Store {
         [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl, NEW_ITEM_STATUS],
       );
       room -= result.rowCount ?? 0;
-      inserted += result.rowCount ?? 0;
-    }
-    if (inserted > 0) {
-      await client.query('UPDATE runs SET item_count = item_count + $2 WHERE id = $1', [runId, inserted]);
     }
   }
 

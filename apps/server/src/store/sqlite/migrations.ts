@@ -146,6 +146,11 @@ const MIGRATIONS: string[] = [
       SELECT OLD.owner, OLD.id, last, unixepoch() FROM run_change_counter WHERE id = 1;
   END;
   `,
+  `
+  -- A run's item count is read from its items (as its stats are), not kept in a second copy that
+  -- every insertion and alias drop had to adjust by hand.
+  ALTER TABLE runs DROP COLUMN item_count;
+  `,
 ];
 
 /** Brings `db` to the latest schema. */

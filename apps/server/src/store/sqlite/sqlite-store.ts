@@ -230,19 +230,9 @@ export class SqliteStore implements Store {
         `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
          VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
       );
-      let inserted = 0;
       for (const item of input.items) {
-        inserted += insertItem.run(
-          newId('itm'),
-          runId,
-          item.url,
-          item.key,
-          item.depth,
-          NEW_ITEM_STATUS,
-          timestamp,
-        ).changes;
+        insertItem.run(newId('itm'), runId, item.url, item.key, item.depth, NEW_ITEM_STATUS, timestamp);
       }
-      this.sql('UPDATE runs SET item_count = ? WHERE id = ?').run(inserted, runId);
       return { run: this.toStored(this.runRow(runId)!), created: true };
     })();
   }
@@ -570,12 +560,10 @@ export class SqliteStore implements Store {
   private addAliases(runId: string, aliases: string[]): void {
     const addAlias = this.sql('INSERT OR IGNORE INTO url_aliases (run_id, url_key) VALUES (?, ?)');
     const dropQueued = this.sql('DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = ?');
-    let dropped = 0;
     for (const alias of aliases) {
       addAlias.run(runId, alias);
-      dropped += dropQueued.run(runId, alias, WAITING_ITEM_STATUS).changes;
+      dropQueued.run(runId, alias, WAITING_ITEM_STATUS);
     }
-    if (dropped > 0) this.sql('UPDATE runs SET item_count = item_count - ? WHERE id = ?').run(dropped, runId);
   }
 
   /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
@@ -585,16 +573,12 @@ export class SqliteStore implements Store {
     limit: number | undefined,
     timestamp: string,
   ) {
-    const { item_count: count } = this.sql<[string], { item_count: number }>(
-      'SELECT item_count FROM runs WHERE id = ?',
-    ).get(runId)!;
-    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - count;
+    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.itemCount(runId);
     const insert = this.sql(
       `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
        SELECT ?, ?, ?, ?, ?, ?, ?, ?
        WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = ? AND url_key = ?)`,
     );
-    let inserted = 0;
     for (const found of urls) {
       if (room <= 0) break;
       const { changes } = insert.run(
@@ -610,10 +594,13 @@ export class SqliteStore implements Store {
         found.key,
       );
       room -= changes;
-      inserted += changes;
     }
-    if (inserted > 0)
-      this.sql('UPDATE runs SET item_count = item_count + ? WHERE id = ?').run(inserted, runId);
+  }
+
+  /** How many items a run has: its stats' total, read the same way (from the items themselves). */
+  private itemCount(runId: string): number {
+    return this.sql<[string], { n: number }>('SELECT count(*) AS n FROM items WHERE run_id = ?').get(runId)!
+      .n;
   }
 
   async releaseItem(item: ClaimedItem): Promise<void> {
