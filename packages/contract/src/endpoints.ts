@@ -35,12 +35,22 @@ export interface Endpoint {
   /** Response headers beyond the common ones, with what they mean. */
   headers?: Record<string, string>;
   success: { status: 200 | 202 | 204; description: string; schema?: z.ZodType; mediaType?: string };
-  errors: ErrorCode[];
+  errors: readonly ErrorCode[];
 }
 
 const common: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal', 'unavailable'];
 const bodyErrors: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
-const creation = (summary: string, operationId: string, path: string, body: z.ZodType): Endpoint => ({
+const creation = <const Id extends string, const Path extends string, Body extends z.ZodType>(
+  summary: string,
+  operationId: Id,
+  path: Path,
+  body: Body,
+): Endpoint & {
+  operationId: Id;
+  path: Path;
+  body: Body;
+  success: { status: 202; description: string; schema: typeof Run };
+} => ({
   method: 'post',
   path,
   operationId,
@@ -53,17 +63,8 @@ const creation = (summary: string, operationId: string, path: string, body: z.Zo
   errors: [...bodyErrors, 'unprocessable_url', ...common],
 });
 
-/**
- * Every endpoint of the specification's table plus the extra ones of
- * api-v1.md. The OpenAPI document is generated from it, and the server's
- * tests check that it serves every entry, so the two cannot drift apart.
- *
- * @example
- * ```ts
- * for (const e of ENDPOINTS) console.log(e.method.toUpperCase(), e.path);
- * ```
- */
-export const ENDPOINTS: readonly Endpoint[] = [
+/** The table of {@link ENDPOINTS}, each entry with its own literal types (operationId, path, schemas). */
+const TABLE = [
   {
     method: 'post',
     path: '/api/v1/search',
@@ -215,4 +216,37 @@ export const ENDPOINTS: readonly Endpoint[] = [
     success: { status: 200, description: 'The PNG image.', mediaType: 'image/png' },
     errors: ['forbidden', 'not_found', 'internal'],
   },
-];
+] as const satisfies readonly Endpoint[];
+
+/**
+ * Every endpoint of the specification's table plus the extra ones of
+ * api-v1.md. The OpenAPI document is generated from it and the server
+ * declares its routes from it (see {@link endpointOf}), so neither can
+ * drift from it.
+ *
+ * @example
+ * ```ts
+ * for (const e of ENDPOINTS) console.log(e.method.toUpperCase(), e.path);
+ * ```
+ */
+export const ENDPOINTS: readonly Endpoint[] = TABLE;
+
+/** The `operationId` of an endpoint of {@link ENDPOINTS}. */
+export type OperationId = (typeof TABLE)[number]['operationId'];
+
+/** The entry of {@link ENDPOINTS} with this `operationId`, typed by its own schemas. */
+export type EndpointOf<Id extends OperationId> = Extract<(typeof TABLE)[number], { operationId: Id }>;
+
+/**
+ * The entry of {@link ENDPOINTS} with this `operationId`, typed by its own
+ * schemas: the server declares each route from it, so a route takes its
+ * method, path, authentication and request schemas from the table.
+ *
+ * @example
+ * ```ts
+ * endpointOf('getRun').path; // '/api/v1/runs/{runId}'
+ * ```
+ */
+export function endpointOf<Id extends OperationId>(operationId: Id): EndpointOf<Id> {
+  return TABLE.find((endpoint) => endpoint.operationId === operationId) as EndpointOf<Id>;
+}

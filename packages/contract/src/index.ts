@@ -18,7 +18,7 @@ export {
   DeepCrawlRunParams,
   DeepCrawlRunRequest,
 } from './crawl.js';
-export { ENDPOINTS, type Endpoint } from './endpoints.js';
+export { ENDPOINTS, type Endpoint, type EndpointOf, endpointOf, type OperationId } from './endpoints.js';
 export { ERROR_STATUS, ErrorBody, ErrorBodyLenient, ErrorCode, ErrorDetail } from './errors.js';
 export {
   ExtractionSchema,

@@ -60,7 +60,7 @@ function parameters(endpoint: Endpoint, components: JsonObject): JsonObject[] {
   return result;
 }
 
-function errorResponses(codes: ErrorCode[]): JsonObject {
+function errorResponses(codes: readonly ErrorCode[]): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

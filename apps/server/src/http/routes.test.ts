@@ -28,3 +28,16 @@ describe('routes', () => {
     }
   });
 });
+
+describe('routes declared from the contract', () => {
+  it('ask for a key exactly where the contract says so', async () => {
+    for (const endpoint of ENDPOINTS) {
+      const url = endpoint.path.replace(/\{(\w+)\}/g, 'x');
+      const method = endpoint.method.toUpperCase() as 'GET' | 'POST' | 'DELETE';
+      const anonymous = await server.app.inject({ method, url });
+      expect(anonymous.statusCode === 401, `${method} ${url}: ${anonymous.statusCode}`).toBe(
+        endpoint.authenticated,
+      );
+    }
+  });
+});

@@ -1,23 +1,16 @@
 import {
   type ContentFormat,
-  ContentQuery,
   type ContentValue,
-  ListResultsQuery,
+  endpointOf,
   type Result,
-  ResultContent,
   type ResultContentFormat,
-  ResultPage,
-  ResultPathParams,
   type Run,
-  RunPathParams,
-  ScreenshotAccess,
-  SignedScreenshotQuery,
 } from '@webdata/contract';
 import type { FastifyInstance } from 'fastify';
 import { readRunParams } from '../../engine/run-params.js';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
-import { sendValid } from '../send.js';
+import { declareRoute, routeOf } from '../contract-route.js';
 import { parseRequest } from '../validate.js';
 
 /** Media types a client may ask for to get a result's content raw instead of as JSON. */
@@ -62,9 +55,8 @@ function rawPreference(accept: string | undefined): string | null {
 
 /** Result routes: list, content (JSON or raw), screenshot access, and the signed screenshot URL itself. */
 export function registerResultRoutes(app: FastifyInstance, context: ApiContext): void {
-  app.get('/api/v1/runs/:runId/results', async (request, reply) => {
-    const { runId } = parseRequest(RunPathParams, request.params, 'path');
-    const { include, format, ...query } = parseRequest(ListResultsQuery, request.query, 'query');
+  declareRoute(app, context, 'listResults', async ({ path: { runId }, query: listQuery, request, send }) => {
+    const { include, format, ...query } = listQuery;
     const page = await context.store.listResults(request.owner, runId, query);
     if (!page) throw notFound('run');
     if (include === 'content') {
@@ -76,12 +68,12 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
         result.content = body === null ? null : parseStoredContent(chosen, body);
       }
     }
-    return sendValid(context, reply, ResultPage, page);
+    return send(page);
   });
 
-  app.get('/api/v1/runs/:runId/results/:resultId/content', async (request, reply) => {
-    const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
-    const query = parseRequest(ContentQuery, request.query, 'query');
+  declareRoute(app, context, 'getResultContent', async (call) => {
+    const { runId, resultId } = call.path;
+    const { query, request, reply } = call;
     const stored = await context.store.getRun(request.owner, runId);
     const result = stored && (await context.store.getResult(request.owner, runId, resultId));
     if (!stored || !result) throw notFound('result');
@@ -113,12 +105,12 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
               : 'text/plain';
       return reply.type(`${type}; charset=utf-8`).send(text);
     }
-    return sendValid(context, reply, ResultContent, { id: result.id, url: result.url, format, content });
+    return call.send({ id: result.id, url: result.url, format, content });
   });
 
-  app.get('/api/v1/runs/:runId/results/:resultId/screenshot', async (request, reply) => {
-    const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
-    const result = await context.store.getResult(request.owner, runId, resultId);
+  declareRoute(app, context, 'getResultScreenshot', async (call) => {
+    const { runId, resultId } = call.path;
+    const result = await context.store.getResult(call.request.owner, runId, resultId);
     if (!result) throw notFound('result');
     if (!result.has_screenshot) {
       throw new ServiceError(
@@ -134,16 +126,17 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
       resultId,
       context.config.signedUrlTtlSeconds,
     );
-    reply.header('cache-control', 'no-store');
-    return sendValid(context, reply, ScreenshotAccess, access);
+    call.reply.header('cache-control', 'no-store');
+    return call.send(access);
   });
 
-  app.get(
-    '/api/v1/signed/screenshots/:runId/:resultId',
-    { config: { public: true } },
-    async (request, reply) => {
-      const { runId, resultId } = parseRequest(ResultPathParams, request.params, 'path');
-      const query = SignedScreenshotQuery.safeParse(request.query);
+  // A bad signature query is a 403 (the URL was altered), not a 400: this route parses its query itself.
+  const signed = endpointOf('getSignedScreenshot');
+  app.route({
+    ...routeOf(signed),
+    handler: async (request, reply) => {
+      const { runId, resultId } = parseRequest(signed.pathParams, request.params, 'path');
+      const query = signed.query.safeParse(request.query);
       const check = query.success
         ? context.signer.verifySignedScreenshot(runId, resultId, query.data)
         : 'invalid';
@@ -162,5 +155,5 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
         .header('x-content-type-options', 'nosniff')
         .send(png);
     },
-  );
+  });
 }

@@ -1,23 +1,9 @@
-import {
-  CrawlRequest,
-  type CreateRunParams,
-  CreateRunRequest,
-  DeepCrawlRequest,
-  ExtractRequest,
-  GetRunQuery,
-  isTerminalStatus,
-  LIMITS,
-  ListRunsQuery,
-  Run,
-  RunPage,
-  RunPathParams,
-} from '@webdata/contract';
+import { type CreateRunParams, type EndpointOf, isTerminalStatus, LIMITS, Run } from '@webdata/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
+import { declareRoute, type EndpointCall } from '../contract-route.js';
 import { RunSnapshots } from '../run-snapshots.js';
-import { sendValid } from '../send.js';
-import { parseRequest } from '../validate.js';
 
 const etagOf = (version: number) => `"v${version}"`;
 
@@ -39,48 +25,42 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return value;
 }
 
+/** What creating a run needs of a call to one of the creating endpoints (they all answer a run). */
+type CreatingCall = Pick<EndpointCall<EndpointOf<'createRun'>>, 'request' | 'reply' | 'send'>;
+
 /** Run routes: the three creating endpoints, `POST /runs`, list, inspect (ETag, long poll), cancel, retry, delete. */
 export function registerRunRoutes(app: FastifyInstance, context: ApiContext): void {
-  const create = async (request: FastifyRequest, reply: FastifyReply, params: CreateRunParams) => {
+  const create = async (call: CreatingCall, params: CreateRunParams) => {
+    const { request, reply } = call;
     const { run, created } = await context.runs.create(request.owner, params, idempotencyKey(request));
     context.events.notify(run.run.id);
     // The ETag lets a client long-poll for the very next change (`If-None-Match` + `?wait=`).
     reply.header('location', `/api/v1/runs/${run.run.id}`).header('etag', etagOf(run.version));
     if (!created) reply.header('idempotent-replayed', 'true');
-    return sendValid(context, reply, Run, run.run, 202);
+    return call.send(run.run);
   };
   // The three typed endpoints are `POST /runs` with the type implied by the path.
-  app.post('/api/v1/extract', (request, reply) =>
-    create(request, reply, { type: 'extract', ...parseRequest(ExtractRequest, request.body, 'body') }),
-  );
-  app.post('/api/v1/crawl', (request, reply) =>
-    create(request, reply, { type: 'crawl', ...parseRequest(CrawlRequest, request.body, 'body') }),
-  );
-  app.post('/api/v1/deep-crawl', (request, reply) =>
-    create(request, reply, { type: 'deep-crawl', ...parseRequest(DeepCrawlRequest, request.body, 'body') }),
-  );
-  app.post('/api/v1/runs', (request, reply) =>
-    create(request, reply, parseRequest(CreateRunRequest, request.body, 'body')),
-  );
+  declareRoute(app, context, 'createExtraction', (call) => create(call, { type: 'extract', ...call.body }));
+  declareRoute(app, context, 'createCrawl', (call) => create(call, { type: 'crawl', ...call.body }));
+  declareRoute(app, context, 'createDeepCrawl', (call) => create(call, { type: 'deep-crawl', ...call.body }));
+  declareRoute(app, context, 'createRun', (call) => create(call, call.body));
 
-  app.get('/api/v1/runs', async (request, reply) => {
-    const query = parseRequest(ListRunsQuery, request.query, 'query');
+  declareRoute(app, context, 'listRuns', async (call) => {
+    const { query, request, reply, send } = call;
     const since = changeCursorOf(request.headers['if-none-match']);
     if (query.wait === undefined && since === undefined) {
       // Read first: a change after this position shows in a later change feed, even one made during the list.
       const cursor = await context.store.changeCursor();
       const page = await context.store.listRuns({ owner: request.owner, ...query });
       reply.header('etag', changeEtagOf(cursor));
-      return sendValid(context, reply, RunPage, page);
+      return send(page);
     }
-    return sendRunChanges(context, request, reply, query, since);
+    return sendRunChanges(context, call, since);
   });
 
   const snapshots = new RunSnapshots();
   context.events.onAnyChange((runId) => snapshots.invalidate(runId));
-  app.get('/api/v1/runs/:runId', async (request, reply) => {
-    const { runId } = parseRequest(RunPathParams, request.params, 'path');
-    const { wait } = parseRequest(GetRunQuery, request.query, 'query');
+  declareRoute(app, context, 'getRun', async ({ path: { runId }, query: { wait }, request, reply }) => {
     const ifNoneMatch = request.headers['if-none-match'];
     let snapshot = wait ? null : snapshots.fresh(runId);
     if (!snapshot) {
@@ -106,21 +86,18 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     return reply.type('application/json; charset=utf-8').send(snapshot.json);
   });
 
-  app.delete('/api/v1/runs/:runId', async (request, reply) => {
-    const { runId } = parseRequest(RunPathParams, request.params, 'path');
+  declareRoute(app, context, 'deleteRun', async ({ path: { runId }, request, reply }) => {
     await context.runs.delete(request.owner, runId);
     return reply.code(204).send();
   });
 
-  app.post('/api/v1/runs/:runId/cancel', async (request, reply) => {
-    const { runId } = parseRequest(RunPathParams, request.params, 'path');
-    return sendValid(context, reply, Run, await context.runs.cancel(request.owner, runId));
-  });
+  declareRoute(app, context, 'cancelRun', async ({ path: { runId }, request, send }) =>
+    send(await context.runs.cancel(request.owner, runId)),
+  );
 
-  app.post('/api/v1/runs/:runId/retry', async (request, reply) => {
-    const { runId } = parseRequest(RunPathParams, request.params, 'path');
-    return sendValid(context, reply, Run, await context.runs.retry(request.owner, runId), 202);
-  });
+  declareRoute(app, context, 'retryRun', async ({ path: { runId }, request, send }) =>
+    send(await context.runs.retry(request.owner, runId)),
+  );
 }
 
 const changeEtagOf = (cursor: number) => `"c${cursor}"`;
@@ -140,9 +117,7 @@ function changeCursorOf(ifNoneMatch: string | undefined): number | undefined {
  */
 async function sendRunChanges(
   context: ApiContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  query: ListRunsQuery,
+  { request, reply, query, send }: EndpointCall<EndpointOf<'listRuns'>>,
   since: number | undefined,
 ): Promise<FastifyReply> {
   if (query.status !== undefined || query.type !== undefined || query.cursor !== undefined) {
@@ -174,7 +149,7 @@ async function sendRunChanges(
   if (changes.runs.length === 0 && changes.missing.length === 0 && since !== undefined) {
     return reply.code(304).send();
   }
-  return sendValid(context, reply, RunPage, { data: changes.runs, next_cursor: null });
+  return send({ data: changes.runs, next_cursor: null });
 }
 
 /** Holds a request until `ready`, `wait` seconds, the client leaving or the server shutting down. */
