@@ -34,6 +34,7 @@ export default defineConfig({
                   'test/errors.test.ts',
                   'test/deep-crawl.test.ts',
                   'test/search-api.test.ts',
+                  'test/documents-api.test.ts',
                   'test/extract-api.test.ts',
                   'test/screenshots-api.test.ts',
                   'test/fuzz.test.ts',

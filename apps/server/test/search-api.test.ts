@@ -304,7 +304,9 @@ describe('indexing and runs', () => {
 
     expect((await call('DELETE', `/api/v1/runs/${second.id}`)).status).toBe(204);
     expect((await collections()).map((c) => c.name)).not.toContain('shared');
-    expect((await search({ query: 'deadline', collection: 'shared' })).data).toEqual([]);
+    const gone = await call('POST', '/api/v1/search', { query: 'deadline', collection: 'shared' });
+    expect(gone.status).toBe(404);
+    expect(ErrorBody.parse(gone.body).error.code).toBe('not_found');
     // The same pages in another collection are untouched.
     expect((await search({ query: 'deadline', collection: 'docs' })).data).toHaveLength(1);
   });
@@ -312,8 +314,17 @@ describe('indexing and runs', () => {
   it('shows another owner none of it', async () => {
     const stranger = await server.createKey();
     expect(await collections(stranger)).toEqual([]);
+    // Its collections are unknown to another key, as one never made is.
     for (const collection of ['docs', 'live', 'default']) {
-      expect((await search({ query: 'acme', collection }, stranger)).data).toEqual([]);
+      const { status: code, body } = await apiClient(server.url, stranger)('POST', '/api/v1/search', {
+        query: 'acme',
+        collection,
+      });
+      expect(code).toBe(404);
+      expect(ErrorBody.parse(body).error).toMatchObject({
+        code: 'not_found',
+        message: 'collection not found',
+      });
     }
     expect((await search({ query: 'acme', collection: 'docs' })).data.length).toBeGreaterThan(0);
   });

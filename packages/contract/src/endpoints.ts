@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CrawlRequest, DeepCrawlRequest } from './crawl.js';
+import { DocumentContent, DocumentContentQuery, DocumentPathParams } from './document.js';
 import type { ErrorCode } from './errors.js';
 import { ExtractRequest } from './extract.js';
 import { PageQuery } from './pagination.js';
@@ -69,12 +70,13 @@ const TABLE = [
     method: 'post',
     path: '/api/v1/search',
     operationId: 'search',
-    summary: 'Search indexed content and return ranked results.',
+    summary:
+      'Search indexed content and return ranked results. A collection this key has indexed nothing into answers 404.',
     tag: 'Search',
     authenticated: true,
     body: SearchRequest,
     success: { status: 200, description: 'Hits, best first.', schema: SearchAnswer },
-    errors: [...bodyErrors, ...common],
+    errors: [...bodyErrors, 'not_found', ...common],
   },
   creation('Create an extraction run.', 'createExtraction', '/api/v1/extract', ExtractRequest),
   creation('Create a crawl run.', 'createCrawl', '/api/v1/crawl', CrawlRequest),
@@ -203,6 +205,19 @@ const TABLE = [
     query: PageQuery,
     success: { status: 200, description: 'A page of collections.', schema: CollectionPage },
     errors: ['invalid_request', ...common],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/collections/{collection}/documents/{documentId}',
+    operationId: 'getDocumentContent',
+    summary:
+      "Retrieve the full content of an indexed document (a search hit's `document_id`), as JSON or, with `Accept: text/markdown|text/plain`, raw.",
+    tag: 'Collections',
+    authenticated: true,
+    pathParams: DocumentPathParams,
+    query: DocumentContentQuery,
+    success: { status: 200, description: 'The document and its content.', schema: DocumentContent },
+    errors: ['invalid_request', 'not_found', ...common],
   },
   {
     method: 'get',

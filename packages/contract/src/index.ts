@@ -18,6 +18,13 @@ export {
   DeepCrawlRunParams,
   DeepCrawlRunRequest,
 } from './crawl.js';
+export {
+  DocumentContent,
+  DocumentContentFormat,
+  DocumentContentLenient,
+  DocumentContentQuery,
+  DocumentPathParams,
+} from './document.js';
 export { ENDPOINTS, type Endpoint, type EndpointOf, endpointOf, type OperationId } from './endpoints.js';
 export { ERROR_STATUS, ErrorBody, ErrorBodyLenient, ErrorCode, ErrorDetail } from './errors.js';
 export {

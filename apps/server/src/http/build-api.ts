@@ -9,6 +9,7 @@ import type { ApiContext } from './context.js';
 import { registerErrorHandling, sendError } from './error-handler.js';
 import { parseJsonBody } from './json-body.js';
 import { clientErrorHandler, HTTP_LIMITS, refuseSocket } from './raw-errors.js';
+import { registerDocumentRoutes } from './routes/documents.js';
 import { registerResultRoutes } from './routes/results.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSearchRoutes } from './routes/search.js';
@@ -112,6 +113,7 @@ export function buildApi(context: ApiContext): FastifyInstance {
   registerRunRoutes(app, context);
   registerResultRoutes(app, context);
   registerSearchRoutes(app, context);
+  registerDocumentRoutes(app, context);
   app.get('/healthz', { config: { public: true } }, async () => ({ ok: true }));
   app.get(OPENAPI_PATH, { config: { public: true } }, async () =>
     buildOpenApiDocument({ serverUrl: context.baseUrl() }),

@@ -104,6 +104,23 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/** A document of a collection's search index, as the document endpoint reads it. */
+export interface StoredDocument {
+  id: string;
+  collection: string;
+  url: string;
+  title: string | null;
+  /** The plain text the collection indexed (its search body). */
+  text: string;
+  indexedAt: string;
+  /**
+   * The result the document was last indexed from (the newest succeeded
+   * result of the runs that indexed it, for its URL): its stored formats are
+   * the document's other formats. Null when there is none.
+   */
+  resultId: string | null;
+}
+
 /** An API key as stored: only a hash of its secret. */
 export interface ApiKeyRecord {
   id: string;
@@ -167,6 +184,11 @@ export interface Store {
   getResult(owner: string, runId: string, resultId: string): Promise<Result | null>;
   getContent(resultId: string, format: ResultContentFormat): Promise<string | null>;
   getScreenshot(runId: string, resultId: string): Promise<Buffer | null>;
+
+  /** True when the owner's collection holds a document: collections exist by their documents. */
+  hasCollection(owner: string, collection: string): Promise<boolean>;
+  /** A document of the owner's collection by its `doc_…` id; null when there is none there. */
+  getDocument(owner: string, collection: string, documentId: string): Promise<StoredDocument | null>;
 
   createApiKey(record: ApiKeyRecord): Promise<void>;
   findApiKey(id: string): Promise<ApiKeyRecord | null>;

@@ -11,6 +11,7 @@ import { readRunParams } from '../../engine/run-params.js';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute, routeOf } from '../contract-route.js';
+import { preferredRawType } from '../raw-content.js';
 import { parseRequest } from '../validate.js';
 
 /** Media types a client may ask for to get a result's content raw instead of as JSON. */
@@ -42,17 +43,6 @@ function parseStoredContent(format: ResultContentFormat, body: string): ContentV
   return format === 'json' || format === 'links' ? (JSON.parse(body) as ContentValue) : body;
 }
 
-/** Which raw media type the `Accept` header prefers over JSON, if any. */
-function rawPreference(accept: string | undefined): string | null {
-  if (!accept) return null;
-  for (const part of accept.split(',')) {
-    const type = part.split(';')[0]!.trim().toLowerCase();
-    if (type === 'application/json' || type === '*/*') return null;
-    if (type in RAW_TYPES) return type;
-  }
-  return null;
-}
-
 /** Result routes: list, content (JSON or raw), screenshot access, and the signed screenshot URL itself. */
 export function registerResultRoutes(app: FastifyInstance, context: ApiContext): void {
   declareRoute(app, context, 'listResults', async ({ path: { runId }, query: listQuery, request, send }) => {
@@ -77,7 +67,7 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
     const stored = await context.store.getRun(request.owner, runId);
     const result = stored && (await context.store.getResult(request.owner, runId, resultId));
     if (!stored || !result) throw notFound('result');
-    const raw = rawPreference(request.headers.accept);
+    const raw = preferredRawType(request.headers.accept, Object.keys(RAW_TYPES));
     const format = query.format ?? (raw ? RAW_TYPES[raw]! : defaultFormat(result, stored.run));
     const body = await context.store.getContent(resultId, format);
     if (body === null) {

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../errors.js';
 import { decodeCursor, encodeCursor } from '../../store/cursor.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute } from '../contract-route.js';
 
 /** Search and collections. */
 export function registerSearchRoutes(app: FastifyInstance, context: ApiContext): void {
-  declareRoute(app, context, 'search', async ({ body, request, send }) =>
-    send(await context.store.search.search(request.owner, body)),
-  );
+  declareRoute(app, context, 'search', async ({ body, request, send }) => {
+    // Collections exist by their documents: one this key never indexed into (or whose last run was
+    // deleted) is unknown, which a typo in its name should hear rather than get no hits.
+    if (!(await context.store.hasCollection(request.owner, body.collection))) throw notFound('collection');
+    return send(await context.store.search.search(request.owner, body));
+  });
 
   declareRoute(app, context, 'listCollections', async ({ query, request, send }) => {
     const all = await context.store.search.collections(request.owner);

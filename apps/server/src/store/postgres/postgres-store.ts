@@ -38,6 +38,7 @@ import type {
   RunChangesQuery,
   RunListQuery,
   Store,
+  StoredDocument,
   StoredRun,
 } from '../store.js';
 import {
@@ -823,6 +824,48 @@ export class PostgresStore implements Store {
     ]);
     if (rows.length === 0) return null;
     return this.options.blobs.get(`${resultPrefix(runId, resultId)}${SCREENSHOT}`);
+  }
+
+  async hasCollection(owner: string, collection: string): Promise<boolean> {
+    const rows = await this.q('SELECT 1 FROM search_documents WHERE owner = $1 AND collection = $2 LIMIT 1', [
+      owner,
+      collection,
+    ]);
+    return rows.length > 0;
+  }
+
+  async getDocument(owner: string, collection: string, documentId: string): Promise<StoredDocument | null> {
+    // The document's URL is the page's final URL, as its result records it. A result and its
+    // indexing are written in one transaction, so both carry that transaction's now(): the result
+    // whose text the document holds is the one created when the document was indexed, even when
+    // two runs indexed the page at the same time.
+    const rows = await this.q<{
+      id: string;
+      url: string;
+      title: string | null;
+      body: string;
+      indexed_at: Date;
+      result_id: string | null;
+    }>(
+      `SELECT d.id, d.url, d.title, d.body, d.indexed_at, (
+         SELECT r.id FROM search_document_runs dr JOIN results r ON r.run_id = dr.run_id
+         WHERE dr.document_id = d.id AND r.final_url = d.url AND r.status = 'succeeded'
+         ORDER BY r.created_at = d.indexed_at DESC, r.seq DESC LIMIT 1
+       ) AS result_id
+       FROM search_documents d WHERE d.id = $1 AND d.owner = $2 AND d.collection = $3`,
+      [documentId, owner, collection],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      collection,
+      url: row.url,
+      title: row.title,
+      text: row.body,
+      indexedAt: row.indexed_at.toISOString(),
+      resultId: row.result_id,
+    };
   }
 
   async createApiKey(record: ApiKeyRecord): Promise<void> {

@@ -71,6 +71,8 @@ const RETRIED: Record<StoreCall, boolean> = {
   getResult: true,
   getContent: true,
   getScreenshot: true,
+  hasCollection: true,
+  getDocument: true,
   createApiKey: true,
   findApiKey: true,
   listApiKeys: true,

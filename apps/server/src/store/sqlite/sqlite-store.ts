@@ -40,6 +40,7 @@ import type {
   RunChangesQuery,
   RunListQuery,
   Store,
+  StoredDocument,
   StoredRun,
 } from '../store.js';
 import { BUSY_TIMEOUT_MS, retryStoreCallsWhileBusy } from './busy-retry.js';
@@ -693,6 +694,42 @@ export class SqliteStore implements Store {
       'SELECT png FROM screenshots WHERE result_id = ? AND run_id = ?',
     ).get(resultId, runId);
     return row?.png ?? null;
+  }
+
+  async hasCollection(owner: string, collection: string): Promise<boolean> {
+    return (
+      this.sql('SELECT 1 FROM search_documents WHERE owner = ? AND collection = ? LIMIT 1').get(
+        owner,
+        collection,
+      ) !== undefined
+    );
+  }
+
+  async getDocument(owner: string, collection: string, documentId: string): Promise<StoredDocument | null> {
+    const row = this.sql<
+      [string, string, string],
+      { id: string; url: string; title: string | null; body: string; indexed_at: string }
+    >(
+      'SELECT id, url, title, body, indexed_at FROM search_documents WHERE id = ? AND owner = ? AND collection = ?',
+    ).get(documentId, owner, collection);
+    if (!row) return null;
+    // The document's URL is the page's final URL, as its result records it. A result and its
+    // indexing are written in one transaction, one writer at a time: the last result is the one
+    // whose text the document holds.
+    const result = this.sql<[string, string], { id: string }>(
+      `SELECT r.id FROM search_document_runs dr JOIN results r ON r.run_id = dr.run_id
+       WHERE dr.document_id = ? AND r.final_url = ? AND r.status = 'succeeded'
+       ORDER BY r.seq DESC LIMIT 1`,
+    ).get(row.id, row.url);
+    return {
+      id: row.id,
+      collection,
+      url: row.url,
+      title: row.title,
+      text: row.body,
+      indexedAt: row.indexed_at,
+      resultId: result?.id ?? null,
+    };
   }
 
   async createApiKey(record: ApiKeyRecord): Promise<void> {
