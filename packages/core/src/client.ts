@@ -14,7 +14,13 @@ import { type PollOptions, RunWatcher } from './internal/run-watcher.js';
 import type { PagedStream } from './paged-stream.js';
 import { Results } from './resources/results.js';
 import { type CallOptions, Runs, type TypedExtractRequest } from './resources/runs.js';
-import { type CollectionPage, Search, type SearchHit } from './resources/search.js';
+import {
+  type CollectionPage,
+  type DocumentContent,
+  type DocumentOptions,
+  Search,
+  type SearchHit,
+} from './resources/search.js';
 import type { RunEvent, RunOptions } from './run-events.js';
 import { Transport, type TransportOptions } from './transport.js';
 
@@ -54,10 +60,27 @@ export interface ClientOptions extends TransportOptions {
 export class WebDataClient {
   /** Runs: create, watch, follow, results, content, screenshot, list, get, cancel, retry, delete. */
   readonly runs: Runs;
-  /** Collections of indexed documents. */
+  /** Collections of indexed documents, and a document's full content (a search hit's `document_id`). */
   readonly collections: {
     list(query?: { limit?: number; cursor?: string }, options?: CallOptions): Promise<CollectionPage>;
     list$(query?: { limit?: number; cursor?: string }): Observable<CollectionPage>;
+    /**
+     * The whole page a search hit names, as Markdown (when the server has it) or text.
+     * An unknown collection or document is a `NotFoundError`.
+     *
+     * @example
+     * ```ts
+     * const [hit] = (await client.search({ query: 'retry policy', collection: 'docs' })).data;
+     * const { content } = await client.collections.document('docs', hit!.document_id!);
+     * ```
+     */
+    document(
+      collection: string,
+      documentId: string,
+      options?: DocumentOptions & CallOptions,
+    ): Promise<DocumentContent>;
+    /** Observable twin of {@link document}. */
+    document$(collection: string, documentId: string, options?: DocumentOptions): Observable<DocumentContent>;
   };
   /** What the client learnt about the server (long poll, batch reads). */
   readonly capabilities: ServerCapabilities = {
@@ -79,6 +102,9 @@ export class WebDataClient {
       list: (query = {}, callOptions = {}) =>
         lastValueAbortable(search.collections$(query), callOptions.signal),
       list$: (query = {}) => search.collections$(query),
+      document: (collection, documentId, { signal, ...options } = {}) =>
+        lastValueAbortable(search.document$(collection, documentId, options), signal),
+      document$: (collection, documentId, options = {}) => search.document$(collection, documentId, options),
     };
   }
 

@@ -5,6 +5,7 @@ export {
   type CrawlRequest,
   type CreateRunRequest,
   type DeepCrawlRequest,
+  type DocumentContentFormat,
   type ExtractRequest,
   IN_FLIGHT_STATUSES,
   isTerminalStatus,
@@ -62,7 +63,7 @@ export { takeUntilTerminal } from './operators/takeUntilTerminal.js';
 export { type ItemPage, PagedStream } from './paged-stream.js';
 export type { ExpandedResult, ResultPage, Results, ResultsOptions } from './resources/results.js';
 export type { CallOptions, RunKind, Runs, TypedExtractRequest } from './resources/runs.js';
-export type { CollectionPage, SearchHit } from './resources/search.js';
+export type { CollectionPage, DocumentContent, DocumentOptions, SearchHit } from './resources/search.js';
 export type { RunEvent, RunOptions, RunOutcome, RunResult } from './run-events.js';
 export {
   type HttpRequest,

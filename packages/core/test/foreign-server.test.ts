@@ -492,6 +492,21 @@ describe('against a foreign-shaped server', () => {
     expect(server.seen('/api/v1/runs/run_m/results/r3')).toHaveLength(0); // a failed result has none
   });
 
+  it("reads a document's content leniently, with its ids encoded as one path segment each", async () => {
+    const { server, client } = await setup((req) => {
+      if (req.path === '/api/v1/collections/docs/documents/doc%2F1%3Fx')
+        return { status: 200, body: { content: 'Plain words.', format: 'text', words: 2 } };
+      return notFound;
+    });
+    const document = await client.collections.document('docs', 'doc/1?x', { format: 'text' });
+    expect(document).toEqual({ content: 'Plain words.', format: 'text', words: 2 });
+    expect(server.seen('/api/v1/collections/docs/documents/')[0]!.query.get('format')).toBe('text');
+    await expect(client.collections.document('docs', 'doc_2')).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+  });
+
   it('refuses the results of a run still running, unless asked to read them', async () => {
     const { client } = await setup((req) => {
       if (req.path === '/api/v1/runs/run_r') return { status: 200, body: foreignRun('run_r', 'running') };

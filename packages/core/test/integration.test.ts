@@ -113,6 +113,37 @@ describe('the client against the real server', () => {
     await expect(client.runs.get(run.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("reads a search hit's whole document, as Markdown or text, promise and observable", async () => {
+    await collectRun(client.crawl({ urls: [`${site.url}/d`, `${site.url}/a`], collection: 'core-docs' }));
+    const [hit] = (await client.search({ query: 'deepest', collection: 'core-docs' })).data;
+    expect(hit?.url).toBe(`${site.url}/d`);
+    const markdown = await client.collections.document('core-docs', hit!.document_id!);
+    expect(markdown).toMatchObject({
+      id: hit!.document_id,
+      url: hit!.url,
+      title: 'Page D',
+      format: 'markdown',
+    });
+    expect(markdown.content).toMatch(/^# Page D$/m);
+    expect(markdown.content).toContain('The deepest page.');
+    const emitted = await lastValueFrom(
+      client.collections.document$('core-docs', hit!.document_id!, { format: 'text' }).pipe(toArray()),
+    );
+    expect(emitted).toHaveLength(1);
+    expect(emitted[0]).toMatchObject({ format: 'text' });
+    expect(emitted[0]!.content).toContain('The deepest page.');
+    expect(emitted[0]!.content).not.toContain('#');
+    await expect(client.collections.document('core-docs', 'doc_nothing')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(client.collections.document('nowhere', hit!.document_id!)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(client.search({ query: 'deepest', collection: 'nowhere' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
   it('parses a z.date() field of an extraction into a Date', async () => {
     const Article = z.object({ headline: z.string(), datePublished: z.date() });
     const { results, invalidResults } = await collectRun(

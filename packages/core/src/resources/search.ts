@@ -1,5 +1,7 @@
 import {
   CollectionPageLenient,
+  type DocumentContentFormat,
+  DocumentContentLenient,
   SearchAnswerLenient,
   type SearchHitLenient,
   SearchRequest,
@@ -8,6 +10,7 @@ import { defer, type Observable } from 'rxjs';
 import type { z } from 'zod';
 import { RequestValidationError } from '../errors.js';
 import { lastValueAbortable } from '../internal/abort.js';
+import { segment } from '../internal/encode.js';
 import { PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 import type { CallOptions } from './runs.js';
@@ -32,8 +35,33 @@ export type SearchHit = z.infer<typeof SearchHitLenient>;
 export type CollectionPage = z.infer<typeof CollectionPageLenient>;
 
 /**
- * Search over indexed collections, and the collections themselves.
- * Reached as `client.search(…)`, `client.searchAll(…)`, `client.collections.list()`.
+ * The full content of an indexed document (what a search hit names), read
+ * leniently: `content` is a string; `format` says which one the server sent.
+ *
+ * @example
+ * ```ts
+ * const { title, content }: DocumentContent = await client.collections.document('docs', hit.document_id);
+ * ```
+ */
+export type DocumentContent = z.infer<typeof DocumentContentLenient>;
+
+/**
+ * Options of {@link Search.document$}.
+ *
+ * @example
+ * ```ts
+ * await client.collections.document('docs', id, { format: 'text' });
+ * ```
+ */
+export interface DocumentOptions {
+  /** `markdown` or `text`; without it, the server's choice (Markdown when it has it, else text). */
+  format?: DocumentContentFormat | undefined;
+}
+
+/**
+ * Search over indexed collections, and the collections themselves with their
+ * documents. Reached as `client.search(…)`, `client.searchAll(…)`,
+ * `client.collections.list()`, `client.collections.document(…)`.
  */
 export class Search {
   readonly #transport: Transport;
@@ -69,5 +97,21 @@ export class Search {
 
   collections$(query: { limit?: number; cursor?: string } = {}): Observable<CollectionPage> {
     return this.#transport.json$({ method: 'GET', path: '/collections', query }, CollectionPageLenient);
+  }
+
+  /** The full content of the document `documentId` (a search hit's `document_id`) of `collection`. */
+  document$(
+    collection: string,
+    documentId: string,
+    options: DocumentOptions = {},
+  ): Observable<DocumentContent> {
+    return this.#transport.json$(
+      {
+        method: 'GET',
+        path: `/collections/${segment(collection)}/documents/${segment(documentId)}`,
+        query: { format: options.format },
+      },
+      DocumentContentLenient,
+    );
   }
 }
