@@ -14,14 +14,15 @@ type HitItem = vscode.QuickPickItem & { hit?: SearchHit };
 /**
  * Search Collection…: a quick pick whose ranked hits follow the typing
  * (debounced; a new query cancels the request of the previous one). The
- * chosen hit opens in a tab. With several collections, asks which first.
+ * chosen hit's whole document opens in a read-only tab. With several
+ * collections, asks which first; with none, says how to make one.
  * A query may be passed to start with.
  */
 export const searchCollection: Command = {
   id: 'webdata.searchCollection',
   async run(services, initialQuery?: unknown) {
     let client: WebDataClient;
-    let collection: string | undefined;
+    let collection: string | null | undefined;
     try {
       client = services.connection.client();
       collection = await pickCollection(client);
@@ -29,14 +30,26 @@ export const searchCollection: Command = {
       void showError(services.log, 'Could not list the collections', error);
       return undefined;
     }
+    if (collection === null) {
+      // The service answers 404 to a search of a collection nothing was indexed into.
+      const crawl = 'Crawl URLs';
+      const choice = await vscode.window.showInformationMessage(
+        'Nothing is indexed yet: crawled pages are what Search finds. Crawl the URLs of a file first.',
+        crawl,
+      );
+      if (choice === crawl) await vscode.commands.executeCommand('webdata.crawlUrls');
+      return undefined;
+    }
     if (collection === undefined) return undefined;
     return searchIn(services, client, collection, typeof initialQuery === 'string' ? initialQuery : '');
   },
 };
 
-async function pickCollection(client: WebDataClient): Promise<string | undefined> {
+/** The collection to search: the only one, or the one picked; null when there is none, undefined when the pick was dismissed. */
+async function pickCollection(client: WebDataClient): Promise<string | null | undefined> {
   const { data } = await client.collections.list({ limit: 200 });
-  if (data.length <= 1) return data[0]?.name ?? 'default';
+  if (data.length === 0) return null;
+  if (data.length === 1) return data[0]!.name;
   const picked = await vscode.window.showQuickPick(
     data.map((c) => ({ label: c.name, description: `${c.document_count ?? '?'} documents` })),
     { title: 'Web Data: Search', placeHolder: 'Which collection?' },
@@ -88,7 +101,7 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
       const query = pick.value;
       pick.hide();
       try {
-        resolve(await services.searchHits.open(hit, query));
+        resolve(await services.searchHits.open(hit, query, collection));
       } catch (error) {
         void showError(services.log, 'Could not open the search hit', error);
         resolve(undefined);

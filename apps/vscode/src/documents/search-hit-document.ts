@@ -1,24 +1,44 @@
 import type { SearchHit } from '@webdata/core';
 import * as vscode from 'vscode';
+import { openIndexedDocument } from './result-content-provider.js';
 import { safeTitle } from './result-uri.js';
 
-/** The URI scheme of search hit documents. */
+/** The URI scheme of search hit passages (hits whose whole document cannot be read). */
 export const SEARCH_HIT_SCHEME = 'webdata-search';
 
 /**
- * A search hit as a read-only Markdown document: title, address, collection,
- * when it was indexed and the matching passage. The service has no endpoint
- * for an indexed document's full text, so the passage is what can be shown;
- * the document links to the page. Hits are kept for the window's lifetime.
+ * Opens search hits in tabs. A hit with a `document_id` opens its whole
+ * document (`webdata-document:`, served by the {@link ResultContentProvider}:
+ * the same document reopens its tab). A hit without one, or whose document
+ * cannot be read (a server without the document endpoint, a page deleted
+ * since the search), opens as a read-only Markdown passage instead: title,
+ * address, collection, when it was indexed and the matching passage, and why
+ * the whole page is not shown. Passages are kept for the window's lifetime.
  */
 export class SearchHitDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  readonly #hits = new Map<string, SearchHit>();
+  readonly #hits = new Map<string, SearchHit & { query?: string; reason?: string }>();
   readonly #registration = vscode.workspace.registerTextDocumentContentProvider(SEARCH_HIT_SCHEME, this);
 
-  /** Opens a hit in a tab (the same tab for the same hit). */
-  async open(hit: SearchHit, query: string): Promise<vscode.TextEditor> {
+  /**
+   * Opens a hit in a tab: its whole document when it can be read, else its
+   * passage. `collection` is the one searched, for hits that do not name theirs.
+   */
+  async open(hit: SearchHit, query: string, collection?: string): Promise<vscode.TextEditor> {
+    const inCollection = hit.collection ?? collection;
+    const title = hit.title?.trim() || hit.url;
+    if (hit.document_id && inCollection) {
+      try {
+        return await openIndexedDocument({ collection: inCollection, documentId: hit.document_id, title });
+      } catch (error) {
+        return this.#openPassage(hit, query, error instanceof Error ? error.message : String(error));
+      }
+    }
+    return this.#openPassage(hit, query, "the service did not name this hit's document");
+  }
+
+  async #openPassage(hit: SearchHit, query: string, reason: string): Promise<vscode.TextEditor> {
     const key = `${hit.collection ?? 'default'}/${hit.document_id ?? encodeURIComponent(hit.url)}`;
-    this.#hits.set(key, { ...hit, query } as SearchHit);
+    this.#hits.set(key, { ...hit, query, reason });
     const name = `${safeTitle(hit.title ?? '') || 'Search hit'}.md`;
     const uri = vscode.Uri.from({ scheme: SEARCH_HIT_SCHEME, path: `/${key}/${name}` });
     const document = await vscode.workspace.openTextDocument(uri);
@@ -27,10 +47,11 @@ export class SearchHitDocuments implements vscode.TextDocumentContentProvider, v
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const key = uri.path.split('/').slice(1, -1).join('/');
-    const hit = this.#hits.get(key) as (SearchHit & { query?: string }) | undefined;
+    const hit = this.#hits.get(key);
     if (!hit)
       return 'This search hit is no longer in memory: search again with "Web Data: Search Collection…".\n';
-    return renderHit(hit, hit.query ?? '');
+    const passage = renderHit(hit, hit.query ?? '');
+    return hit.reason ? `${passage}\n*Only the matching passage is shown: ${hit.reason}.*\n` : passage;
   }
 
   dispose(): void {
