@@ -8,7 +8,8 @@
  * bench/docs-bench.ts), search and extraction-quality benchmarks. `bench docs` runs only the docs
  * one, `bench search`
  * runs only the search one (quality/search/bench.ts), `bench extract` only the extraction
- * quality one (quality/extract/run.ts).
+ * quality one (quality/extract/run.ts), `bench attack` only issue 16's reproductions measured from
+ * outside the server (bench/attack-bench.ts).
  * The servers run as child processes so the load generator has its own core.
  */
 
@@ -133,6 +134,7 @@ async function main() {
   await (await import('./extract-bench.js')).benchExtractionAndScreenshots();
   await (await import('./deep-crawl-bench.js')).benchDeepCrawl();
   await (await import('./docs-bench.js')).benchDocs();
+  await (await import('./attack-bench.js')).benchAttack();
 }
 
 if (process.argv[2] === 'docs') {
@@ -141,6 +143,8 @@ if (process.argv[2] === 'docs') {
   await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
 } else if (process.argv[2] === 'extract') {
   await (await import('../quality/extract/run.js')).runExtractionQuality();
+} else if (process.argv[2] === 'attack') {
+  await (await import('./attack-bench.js')).benchAttack();
 } else {
   await main();
   await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });

@@ -18,6 +18,7 @@ import type { FetchedPage } from './fetch/types.js';
 import { buildApi } from './http/build-api.js';
 import type { ApiContext } from './http/context.js';
 import { newId } from './ids.js';
+import { LoopTurns } from './loop-turns.js';
 import { type ChromiumLocation, locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { openStore } from './store/open-store.js';
@@ -81,11 +82,17 @@ export class WebDataServer {
           },
         })
       : fallback;
+    const turns = new LoopTurns();
+    // A page's extraction runs on this thread (milliseconds for a large schema): one per loop turn, so
+    // pages the converter answered together do not hold the API for all of theirs at once.
+    const extractInTurn: ExtractionEngine = {
+      extract: (input) => turns.take().then(() => extractor.extract(input)),
+    };
     const deps = {
       config: this.config,
       fetcher: this.fetcher,
       convert: (page: FetchedPage & { html?: boolean }) => this.converter.convert(page),
-      extractor,
+      extractor: extractInTurn,
       screenshots: this.screenshots,
     };
     this.pool = this.config.runWorkers
@@ -108,6 +115,7 @@ export class WebDataServer {
       baseUrl: () =>
         this.config.publicUrl ?? this.address ?? `http://${this.config.host}:${this.config.port}`,
       closing: this.closing.signal,
+      turns,
     };
     this.app = buildApi(context);
   }

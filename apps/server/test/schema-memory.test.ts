@@ -11,6 +11,7 @@
  * nothing is fetched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distinctSchema } from './hostile-requests.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 let server: TestServer;
@@ -23,17 +24,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A schema of a few patterned properties, distinct per `seed`. */
-function schema(seed: number) {
-  const properties = Object.fromEntries(
-    Array.from({ length: 12 }, (_, i) => [
-      `field_${seed}_${i}`,
-      { type: 'string', pattern: `^[a-z]{1,${(seed % 50) + 1}}-${i}$`, maxLength: 100 + i },
-    ]),
-  );
-  return { $id: `https://schemas.example/${seed}`, type: 'object', properties };
-}
-
 const MB = 1024 * 1024;
 
 describe('memory under many distinct schemas from one key', () => {
@@ -44,7 +34,7 @@ describe('memory under many distinct schemas from one key', () => {
         Array.from({ length: 20 }, (_, i) =>
           server.call('POST', '/api/v1/extract', {
             urls: ['https://example.invalid/page'],
-            schema: schema(sent + i),
+            schema: distinctSchema(sent + i),
           }),
         ),
       );

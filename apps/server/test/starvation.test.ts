@@ -18,19 +18,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForRun } from './api-client.js';
 import { FixtureSite } from './fixture-site.js';
+import { deepBody, HOSTILE_PAGES, largeSchema, REDOS_SCHEMA } from './hostile-requests.js';
 import { startTestServer, type TestServer } from './test-server.js';
-
-/** The attack's page: a title of 28 a's and a `!` (2^28 backtracking steps for `(a+)+$`). */
-const A_RUN = 'a'.repeat(28);
 
 let site: FixtureSite;
 let server: TestServer;
 
 beforeAll(async () => {
-  site = new FixtureSite({
-    '/redos': { body: `<html><head><title>${A_RUN}!</title></head><body><h1>${A_RUN}!</h1></body></html>` },
-    '/plain': { body: '<html><head><title>Plain</title></head><body><h1>Plain page</h1></body></html>' },
-  });
+  site = new FixtureSite(HOSTILE_PAGES);
   await site.start();
   server = await startTestServer();
 });
@@ -39,28 +34,6 @@ afterAll(async () => {
   await server?.close();
   await site?.stop();
 });
-
-/** A large schema (about 40 KB) of patterned, formatted properties; `seed` makes it distinct. */
-function largeSchema(seed: number) {
-  const group = (g: number) =>
-    Object.fromEntries(
-      Array.from({ length: 25 }, (_, i) => [
-        `s${seed}_g${g}_p${i}`,
-        { type: 'string', pattern: `^[a-z]{1,30}(?:-[a-z0-9]{1,20}){0,6}$`, maxLength: 200 + i },
-      ]),
-    );
-  const properties = Object.fromEntries(
-    Array.from({ length: 8 }, (_, g) => [`group${g}`, { type: 'object', properties: group(g) }]),
-  );
-  return { type: 'object', properties };
-}
-
-/** An extraction body nested exactly 64 levels deep (the most a body may be). */
-function deepBody(): string {
-  // body(1) → schema(2) → properties(3) → a(4) → examples(5) → 59 more arrays = 64.
-  const examples = `${'['.repeat(60)}1${']'.repeat(60)}`;
-  return `{"urls":["${site.url}/plain"],"schema":{"type":"object","properties":{"a":{"type":"string","examples":${examples}}}}}`;
-}
 
 /** GETs `paths` one after another until `done` settles: the latency of each and the time it took, in ms. */
 async function probeUntil(
@@ -95,11 +68,7 @@ describe('one request cannot starve the others', () => {
     const redos = async () => {
       const created = await server.call('POST', '/api/v1/extract', {
         urls: [`${site.url}/redos`],
-        schema: {
-          type: 'object',
-          properties: { title: { type: 'string', pattern: '(a+)+$' } },
-          required: ['title'],
-        },
+        schema: REDOS_SCHEMA,
       });
       expect(created.status).toBe(202);
       const run = await waitForRun(server.call, created.body.id, 120_000);
@@ -115,7 +84,9 @@ describe('one request cannot starve the others', () => {
     // From another key: its requests take turns with the burst's on the schema thread.
     const other = apiClient(server.url, await server.createKey());
     const deep = () =>
-      Promise.all(Array.from({ length: 10 }, () => other('POST', '/api/v1/extract', deepBody())));
+      Promise.all(
+        Array.from({ length: 10 }, () => other('POST', '/api/v1/extract', deepBody(`${site.url}/plain`))),
+      );
     // The server runs in this process: its event loop is this loop.
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();

@@ -7,7 +7,7 @@ import { registerApiReferencePage } from './api-reference-page.js';
 import { registerAuth } from './auth.js';
 import type { ApiContext } from './context.js';
 import { registerErrorHandling, sendError } from './error-handler.js';
-import { parseJsonBody } from './json-body.js';
+import { LARGE_BODY_BYTES, parseJsonBody } from './json-body.js';
 import { clientErrorHandler, HTTP_LIMITS, refuseSocket } from './raw-errors.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerResultRoutes } from './routes/results.js';
@@ -102,11 +102,16 @@ export function buildApi(context: ApiContext): FastifyInstance {
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser<Buffer>('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(decodeUtf8(body)));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+    const parse = () => {
+      try {
+        // Validation follows synchronously from done(): the body's whole cost falls within this call.
+        done(null, parseJsonBody(decodeUtf8(body)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    };
+    if (body.length < LARGE_BODY_BYTES) parse();
+    else void context.turns.take().then(parse);
   });
   registerErrorHandling(app);
   registerAuth(app, context);

@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../config.js';
 import type { RunEvents } from '../engine/run-events.js';
 import type { RunService } from '../engine/run-service.js';
+import type { LoopTurns } from '../loop-turns.js';
 import type { UrlSigner } from '../screenshots/signed-url.js';
 import type { Store } from '../store/store.js';
 
@@ -15,6 +16,8 @@ export interface ApiContext {
   baseUrl(): string;
   /** Aborted when the server starts shutting down: long polls answer at once. */
   closing: AbortSignal;
+  /** The server's turns of the event loop: a large body is parsed and validated in a turn of its own. */
+  turns: LoopTurns;
 }
 
 declare module 'fastify' {

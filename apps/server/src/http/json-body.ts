@@ -4,6 +4,12 @@ import { ServiceError } from '../errors.js';
 export const MAX_JSON_DEPTH = 64;
 
 /**
+ * From this size on, a body takes a turn of the event loop before it is parsed and validated
+ * (`LoopTurns`): a body this large costs milliseconds; a small one, less than the turn.
+ */
+export const LARGE_BODY_BYTES = 4_096;
+
+/**
  * Parses a JSON request body and refuses absurd nesting before any schema
  * sees it: validators recurse, and a body nested thousands of levels deep
  * would otherwise overflow the stack. The depth is measured on the text
