@@ -19,6 +19,7 @@ export function stage() {
   // `files` says what the vsix holds (vsce packs the folder otherwise, and warns).
   const files = [
     'dist/extension.js',
+    'dist/parts.js',
     'dist/core.js',
     'media',
     'walkthrough',
@@ -33,7 +34,8 @@ export function stage() {
   for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(root, file), join(STAGE, file));
   for (const folder of ['media', 'walkthrough'])
     cpSync(join(root, folder), join(STAGE, folder), { recursive: true });
-  for (const file of ['extension.js', 'core.js']) cpSync(join(root, 'dist', file), join(STAGE, 'dist', file));
+  for (const file of ['extension.js', 'parts.js', 'core.js'])
+    cpSync(join(root, 'dist', file), join(STAGE, 'dist', file));
   return STAGE;
 }
 

@@ -9,8 +9,9 @@ import type { StartedRuns } from './runs/started-runs.js';
 import type { RunsNode, RunsTreeModel } from './tree/runs-tree-model.js';
 import type { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import type { Log } from './ui/log.js';
+import type { RunsStatusBar } from './ui/status-bar.js';
 
-/** What the commands work with: made once in `activate`, handed to every command. */
+/** What the commands work with: made once, on first need (see `make-services.ts`), handed to every command. */
 export interface Services {
   context: vscode.ExtensionContext;
   log: Log;
@@ -21,6 +22,7 @@ export interface Services {
   provider: RunsTreeProvider;
   live: LiveRuns;
   started: StartedRuns;
+  statusBar: RunsStatusBar;
   screenshots: ScreenshotFiles;
   searchHits: SearchHitDocuments;
   treeView: vscode.TreeView<RunsNode>;
@@ -28,7 +30,7 @@ export interface Services {
 
 /**
  * A command: its id (as in package.json) and what it does. One file per
- * command under `commands/`; `extension.ts` registers them all.
+ * command under `commands/`, loaded on first use (`commands/command-loaders.ts`); `extension.ts` registers them all.
  */
 export interface Command {
   id: string;

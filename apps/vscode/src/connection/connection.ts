@@ -1,13 +1,14 @@
 import { createClient, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
+import { SETTINGS } from '../settings.js';
 import type { Log } from '../ui/log.js';
 import { type ConnectionState, stateAfter } from './connection-state.js';
 
 /** Where the API key is kept in VS Code's secret storage (never in a settings file). */
 export const API_KEY_SECRET = 'webdata.apiKey';
-/** The settings section of this extension. */
-export const SETTINGS = 'webdata';
+export { SETTINGS };
+
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /** Thrown by {@link Connection.client} when there is no client to use; its message says what to do. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SETTINGS } from '../connection/connection.js';
+import { SETTINGS } from '../settings.js';
 import { findUrls } from './find-urls.js';
 
 /** Files where URLs get a lens: prose and data formats people keep lists of pages in. */

@@ -11,6 +11,8 @@ export interface BuiltExtension {
   suitePath: string;
   /** The bundled bench entry that runs inside the extension host (bench/host). */
   benchHostPath: string;
+  /** The bundled activation bench entry that runs inside the extension host (bench/host/activation). */
+  activationHostPath: string;
 }
 
 /** Bundles the extension and the suite and stages the extension, as `pnpm build` and packaging do. */
@@ -21,5 +23,6 @@ export function buildExtension(): BuiltExtension {
     extensionPath: join(root, 'out', 'extension'),
     suitePath: join(root, 'dist', 'test', 'suite', 'index'),
     benchHostPath: join(root, 'dist', 'bench', 'host', 'index'),
+    activationHostPath: join(root, 'dist', 'bench', 'host', 'activation'),
   };
 }

@@ -108,9 +108,12 @@ export interface HostRun {
 export async function runInExtensionHost(options: {
   codeServerUrl: string;
   folder: string;
-  extensionPath: string;
+  /** The extension under development (several: each is loaded). */
+  extensionPath: string | string[];
   testsPath: string;
   timeoutMs: number;
+  /** Looks at the workbench once the outcome is in, before the window closes. */
+  inspect?: (page: Page) => Promise<void>;
 }): Promise<HostRun> {
   const host = new URL(options.codeServerUrl).host;
   const remote = (path: string) => `vscode-remote://${host}${path}`;
@@ -129,7 +132,9 @@ export async function runInExtensionHost(options: {
     });
     await page.goto(
       workbenchUrl(options.codeServerUrl, options.folder, [
-        ['extensionDevelopmentPath', remote(options.extensionPath)],
+        ...[options.extensionPath]
+          .flat()
+          .map((path): [string, string] => ['extensionDevelopmentPath', remote(path)]),
         ['extensionTestsPath', remote(options.testsPath)],
       ]),
     );
@@ -143,6 +148,7 @@ export async function runInExtensionHost(options: {
         );
       }),
     ]).finally(() => clearTimeout(timer));
+    if (options.inspect) await options.inspect(page);
     return { code, lines };
   } finally {
     await context.close();

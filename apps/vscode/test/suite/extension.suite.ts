@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createClient, isTerminalStatus, type RunLenient, type WebDataClient } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { WebDataExtension } from '../../src/extension.js';
+import type { Services } from '../../src/services.js';
 import type { RunsNode } from '../../src/tree/runs-tree-model.js';
 
 /** Where the harness put the server, its key, the fixture site and the workspace. */
@@ -52,12 +53,13 @@ async function runAccepting<T>(command: string, ...args: unknown[]): Promise<T> 
 export function defineExtensionSuite(): void {
   suite('Web Data extension, against the real server', () => {
     let extension: WebDataExtension;
+    let services: Services;
     let client: WebDataClient;
-    const tree = () => extension.services.provider;
+    const tree = () => services.provider;
     const item = (node: RunsNode) => tree().getTreeItem(node);
     const rootNodes = async () => (await tree().getChildren()) ?? [];
     const runNode = async (id: string) => (await rootNodes()).find((node) => node.id === id);
-    const storeRun = (id: string) => extension.services.store.get(id);
+    const storeRun = (id: string) => services.store.get(id);
     const terminal = (id: string) => {
       const run = storeRun(id);
       return run && isTerminalStatus(run.status) ? run : undefined;
@@ -71,6 +73,10 @@ export function defineExtensionSuite(): void {
         .getConfiguration('webdata')
         .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
       extension = await installed.activate();
+      // Activation loads none of the parts: the client library is loaded when they are made.
+      assert.equal(extension.clientLoadMs(), undefined, 'activation loaded the client library');
+      services = await extension.services();
+      assert.equal(typeof extension.clientLoadMs(), 'number', 'making the parts loaded the client library');
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       await vscode.commands.executeCommand('webdata.runs.focus');
     });
@@ -88,8 +94,8 @@ export function defineExtensionSuite(): void {
         return listed.includes(older.id) && listed.includes(newer.id) ? listed : undefined;
       });
       assert.ok(ids.indexOf(newer.id) < ids.indexOf(older.id), 'newest first');
-      assert.equal(extension.services.connection.state, 'connected');
-      assert.match(String(extension.services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
+      assert.equal(services.connection.state, 'connected');
+      assert.match(String(services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
       const node = (await runNode(newer.id))!;
       await waitFor('the run to finish in the tree', () => terminal(newer.id));
       const finished = item(node);
@@ -155,7 +161,7 @@ export function defineExtensionSuite(): void {
       const node = await waitFor('the run in the tree', () => runNode(created.id));
       await waitFor('the run to be running', () => storeRun(created.id)?.status === 'running');
       assert.match(String(item(node).contextValue), /\bcancelable\b/);
-      assert.match(extension.statusBar.text, /\b1 run\b|\d+ runs/);
+      assert.match(services.statusBar.text, /\b1 run\b|\d+ runs/);
 
       const cancelled = await vscode.commands.executeCommand<RunLenient>('webdata.run.cancel', node);
       assert.equal(cancelled.status, 'cancelled');
@@ -234,10 +240,10 @@ export function defineExtensionSuite(): void {
     test('a wrong key says so, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       assert.deepEqual(await rootNodes(), []);
-      assert.equal(extension.services.connection.state, 'unauthorized');
+      assert.equal(services.connection.state, 'unauthorized');
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       assert.ok((await rootNodes()).length > 0);
-      assert.equal(extension.services.connection.state, 'connected');
+      assert.equal(services.connection.state, 'connected');
     });
   });
 }

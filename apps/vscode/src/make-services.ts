@@ -1,0 +1,132 @@
+import { BehaviorSubject, map, type Subscription } from 'rxjs';
+import * as vscode from 'vscode';
+import { Connection } from './connection/connection.js';
+import { ResultContentProvider } from './documents/result-content-provider.js';
+import { ScreenshotFiles } from './documents/screenshot-files.js';
+import { SearchHitDocuments } from './documents/search-hit-document.js';
+import { LiveRuns, type LiveRunsOptions } from './runs/live-runs.js';
+import { runsApiOf } from './runs/runs-api.js';
+import { RunsLoader } from './runs/runs-loader.js';
+import { RunsStore } from './runs/runs-store.js';
+import { StartedRuns } from './runs/started-runs.js';
+import type { Services } from './services.js';
+import { SETTINGS } from './settings.js';
+import type { RunsNode } from './tree/runs-tree-model.js';
+import { RunsTreeModel } from './tree/runs-tree-model.js';
+import { RunsTreeProvider } from './tree/runs-tree-provider.js';
+import { Log } from './ui/log.js';
+import { RunsStatusBar } from './ui/status-bar.js';
+
+/** How often the relative times of a visible view are redrawn (no request is made). */
+const REDRAW_TIMES_MS = 30_000;
+
+/**
+ * Makes the extension's parts: connection, store, tree, live updates,
+ * documents and status bar, wired together. Called once, on first need (the
+ * Runs view shown, a command run), not at activation: this is where the
+ * API key is read and the client made, and resolves once they are. Every
+ * part is disposed with `context`.
+ */
+export async function makeServices(
+  context: vscode.ExtensionContext,
+  treeView: vscode.TreeView<RunsNode>,
+): Promise<Services> {
+  const log = new Log();
+  const connection = new Connection(context.secrets, log);
+  const settings = () => vscode.workspace.getConfiguration(SETTINGS);
+  const store = new RunsStore();
+  const loader = new RunsLoader(store, settings().get<number>('runs.pageSize', 50));
+  const model = new RunsTreeModel(store);
+  const provider = new RunsTreeProvider(model, store, loader, connection, log);
+  const liveOptions = (): LiveRunsOptions => ({
+    refreshMs: settings().get<number>('runs.refreshIntervalSeconds', 10) * 1000,
+    refreshPageSize: 20,
+    retryMs: 5_000,
+  });
+  const live = new LiveRuns(store, loader, liveOptions());
+  const started = new StartedRuns();
+  const statusBar = new RunsStatusBar(store, started);
+  const services: Services = {
+    context,
+    log,
+    connection,
+    store,
+    loader,
+    model,
+    provider,
+    live,
+    started,
+    statusBar,
+    screenshots: new ScreenshotFiles(context.globalStorageUri, connection, log),
+    searchHits: new SearchHitDocuments(),
+    treeView,
+  };
+
+  const visible$ = new BehaviorSubject(treeView.visible);
+  const api$ = connection.client$.pipe(map((client) => (client ? runsApiOf(client) : undefined)));
+  let liveSubscription: Subscription = live.run$(api$, visible$).subscribe();
+  const subscriptions: Subscription[] = [
+    connection.client$.subscribe((client) => {
+      loader.setApi(client ? runsApiOf(client) : undefined);
+      store.reset();
+      provider.redrawAll();
+    }),
+    connection.state$.subscribe((state) => {
+      void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
+      treeView.message = state === 'connected' ? `Connected to ${connection.baseUrl}` : undefined;
+    }),
+    store.changes$.subscribe(() => {
+      const empty = store.listState.state === 'loaded' && store.runs.length === 0;
+      void vscode.commands.executeCommand('setContext', 'webdata.runs.empty', empty);
+    }),
+    live.failures$.subscribe(({ source, error }) => {
+      log.error(
+        source === 'watch' ? 'watching the runs in flight failed (retrying)' : 'refreshing the runs failed',
+        error,
+      );
+      const state = connection.reportFailure(error);
+      if (state === 'unreachable' || state === 'unauthorized') {
+        // The runs stay listed; the welcome view takes over only when the list is empty.
+        treeView.message = `$(warning) Lost the connection to ${connection.baseUrl}: retrying…`;
+      }
+    }),
+  ];
+
+  let redrawTimer: ReturnType<typeof setInterval> | undefined;
+  const onVisibility = (visible: boolean) => {
+    visible$.next(visible);
+    if (redrawTimer) clearInterval(redrawTimer);
+    redrawTimer = visible ? setInterval(() => provider.redrawAll(), REDRAW_TIMES_MS) : undefined;
+  };
+  onVisibility(treeView.visible);
+
+  context.subscriptions.push(
+    log,
+    connection,
+    provider,
+    statusBar,
+    services.searchHits,
+    new ResultContentProvider(connection, log),
+    treeView.onDidChangeVisibility((event) => onVisibility(event.visible)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`${SETTINGS}.runs.pageSize`)) {
+        loader.setPageSize(settings().get<number>('runs.pageSize', 50));
+      }
+      if (event.affectsConfiguration(`${SETTINGS}.runs.refreshIntervalSeconds`)) {
+        liveSubscription.unsubscribe();
+        live.configure(liveOptions());
+        liveSubscription = live.run$(api$, visible$).subscribe();
+      }
+    }),
+    {
+      dispose: () => {
+        if (redrawTimer) clearInterval(redrawTimer);
+        liveSubscription.unsubscribe();
+        for (const subscription of subscriptions) subscription.unsubscribe();
+      },
+    },
+  );
+
+  await connection.reconnect();
+  return services;
+}
