@@ -1,7 +1,7 @@
-// Bundles the extension (dist/extension.js) and its integration suite
-// (dist/test/suite/index.js) and the bench's part inside VS Code
-// (dist/bench/host/index.js) with esbuild: one CommonJS file each, `vscode`
-// left to the extension host. Workspace packages are bundled from their
+// Bundles the extension with esbuild: dist/extension.js (what activation loads), dist/parts.js
+// (the rest, loaded on first use) and dist/core.js (the client library, loaded when the first
+// client is made); and its integration suite (dist/test/suite/index.js) and the bench's parts
+// inside VS Code (dist/bench/host/*.js). CommonJS files, `vscode` left to the extension host. Workspace packages are bundled from their
 // TypeScript sources (the `source` export condition), so nothing else needs
 // building first. `--watch` rebuilds on change.
 import { readFileSync, writeFileSync } from 'node:fs';
