@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { WebDataExtension } from '../../src/extension.js';
 
@@ -49,7 +49,14 @@ export async function run(): Promise<void> {
     }
     console.log(`BENCH ${JSON.stringify(line)}`);
   }
-  // VS Code's own figures (Running Extensions) are read from the workbench by the bench, after this returns.
+  // VS Code's own figures: the bench reads them from Running Extensions, then writes `<order file>.read`.
+  // (Once this returns the tests are over, and the workbench forgets this host's extensions.)
+  await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
+  const deadline = Date.now() + 120_000;
+  while (!existsSync(`${orderFile}.read`)) {
+    if (Date.now() > deadline) throw new Error('the bench did not read Running Extensions');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function between(id: string, start: string, end: string): number {
