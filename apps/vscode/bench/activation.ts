@@ -1,6 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import type { CodeServer } from '../test/harness/code-server.js';
 import { runInExtensionHost } from '../test/harness/workbench.js';
 import type { HostActivation } from './host/activation.js';
@@ -8,17 +7,9 @@ import type { HostActivation } from './host/activation.js';
 export const WEB_DATA_ID = 'webdata.webdata';
 export const BASELINE_ID = 'webdata-bench.baseline';
 const BASELINE_NAME = 'Web Data bench baseline';
-const WEB_DATA_NAME = 'Web Data';
 
-/** One extension's activation in one window: the host's marks and VS Code's own figure. */
-export interface ActivationSample extends HostActivation {
-  /**
-   * VS Code's own figure, as "Developer: Show Running Extensions" shows it:
-   * `codeLoadingTime + activateCallTime` of its `ExtensionActivationTimes`
-   * (whole milliseconds, `Date.now()` deltas), read from that editor.
-   */
-  vscodeMs: number;
-}
+/** One extension's activation in one window, from the extension host's own marks. */
+export type ActivationSample = HostActivation;
 
 /**
  * The floor every extension pays: an extension that only registers one
@@ -75,57 +66,20 @@ export async function measureActivation(options: {
   for (let window = 0; window < options.windows; window += 1) {
     const order = window % 2 === 0 ? [WEB_DATA_ID, BASELINE_ID] : [BASELINE_ID, WEB_DATA_ID];
     writeFileSync(options.orderFile, JSON.stringify(order));
-    const readFile = `${options.orderFile}.read`;
-    rmSync(readFile, { force: true });
-    let shown: Map<string, number> = new Map();
     const outcome = await runInExtensionHost({
       codeServerUrl: options.codeServer.url,
       folder: options.folder,
       extensionPath: [options.extensionPath, options.baselinePath],
       testsPath: options.hostEntry,
       timeoutMs: 120_000,
-      // The host opens Running Extensions once both are active, and waits for this file before it
-      // ends (the workbench forgets the host's extensions when its tests end).
-      whileRunning: async (page) => {
-        try {
-          shown = await runningExtensions(page, [WEB_DATA_NAME, BASELINE_NAME]);
-        } finally {
-          writeFileSync(readFile, 'read\n');
-        }
-      },
     });
     if (outcome.code !== 0) throw new Error(`the activation bench failed:\n${outcome.lines.join('\n')}`);
     for (const line of outcome.lines) {
       const json = /BENCH (\{.*\})/.exec(line)?.[1];
-      if (!json) continue;
-      const host = JSON.parse(json) as HostActivation;
-      const vscodeMs = shown.get(host.id === WEB_DATA_ID ? WEB_DATA_NAME : BASELINE_NAME);
-      if (vscodeMs === undefined)
-        throw new Error(`Running Extensions shows no activation time for ${host.id}`);
-      samples.push({ ...host, vscodeMs });
+      if (json) samples.push(JSON.parse(json) as HostActivation);
     }
   }
   return samples;
-}
-
-/** The "Activation: N ms" of each named extension in the Running Extensions editor. */
-async function runningExtensions(page: Page, names: string[]): Promise<Map<string, number>> {
-  const times = new Map<string, number>();
-  const rows = page.locator('.runtime-extensions-editor .extension');
-  const deadline = Date.now() + 90_000;
-  while (times.size < names.length) {
-    if (Date.now() > deadline) {
-      const seen = (await rows.allTextContents()).join(' | ');
-      throw new Error(`Running Extensions did not show ${names.join(', ')}; it shows: ${seen}`);
-    }
-    for (const row of await rows.all()) {
-      const name = (await row.locator('.name').textContent())?.trim() ?? '';
-      const time = /Activation: (\d+)ms/.exec((await row.locator('.activation-time').textContent()) ?? '');
-      if (names.includes(name) && time) times.set(name, Number(time[1]));
-    }
-    if (times.size < names.length) await page.waitForTimeout(200);
-  }
-  return times;
 }
 
 /** The median of some numbers (the mean of the middle two for an even count). */

@@ -1,10 +1,10 @@
 // `pnpm bench` (or `pnpm --filter @webdata/vscode bench`): what the extension costs.
 // - Activation: the extension host's time to activate the extension, inside a real VS Code
 //   (code-server), in WEBDATA_BENCH_WINDOWS fresh windows (each its own extension host; median
-//   printed). The figure is VS Code's own, as "Developer: Show Running Extensions" shows it
-//   (`codeLoadingTime + activateCallTime`), beside the same figure for an extension that only
-//   registers a command, activated in the same hosts (which of the two goes first alternates).
-//   The budget is 50 ms.
+//   printed), from the host's own performance marks around its loading of the code and its call
+//   of `activate` (the spans of VS Code's `codeLoadingTime` and `activateCallTime`), beside the
+//   same for an extension that only registers a command, activated in the same hosts (which of
+//   the two goes first alternates). The budget is 50 ms.
 // - Requests: with 1,000 runs in the Runs view, 50 of them in flight, the requests that reach
 //   the real server (counted by a proxy in front of it) while the view is visible (budget
 //   2 a second) and while it is hidden (budget 0). Baseline from the same run: the same 50 runs
@@ -59,15 +59,16 @@ function activationReport(samples: ActivationSample[]): string[] {
   const of = (id: string) => samples.filter((sample) => sample.id === id);
   const ours = of(WEB_DATA_ID);
   const baseline = of(BASELINE_ID);
+  const hostMs = (s: ActivationSample) => s.loadCodeMs + s.activateMs;
   const m = (list: ActivationSample[], pick: (s: ActivationSample) => number | undefined) =>
-    median(list.map(pick).filter((n): n is number => typeof n === 'number')).toFixed(1);
-  const figure = Number(m(ours, (s) => s.vscodeMs));
-  const perWindow = (list: ActivationSample[]) => list.map((s) => s.vscodeMs).join(', ');
+    median(list.map(pick).filter((n): n is number => typeof n === 'number'));
+  const figure = m(ours, hostMs);
+  const each = (list: ActivationSample[]) => list.map((s) => hostMs(s).toFixed(1)).join(', ');
   return [
-    `activation, VS Code's own figure (Running Extensions: codeLoadingTime + activateCallTime), median of ${ours.length} windows:`,
-    `  Web Data ${figure} ms [${perWindow(ours)}]; baseline, an extension that registers one command: ${m(baseline, (s) => s.vscodeMs)} ms [${perWindow(baseline)}] — budget ${BUDGET.activationMs} ms: ${mark(figure < BUDGET.activationMs)}`,
-    `  from the host's marks (medians, ms): loading the code ${m(ours, (s) => s.loadCodeMs)} (baseline ${m(baseline, (s) => s.loadCodeMs)}), activate() until settled ${m(ours, (s) => s.activateMs)} (baseline ${m(baseline, (s) => s.activateMs)}), as the caller of activate() sees it ${m(ours, (s) => s.observedMs)} (baseline ${m(baseline, (s) => s.observedMs)})`,
-    `  of Web Data's code loading: its first require("vscode") (the host building its API object) ${m(ours, (s) => s.vscodeApiMs)}, the rest of the bundle ${m(ours, (s) => s.bundleMs)}`,
+    `activation, extension-host time (the host's marks: loading the code + activate() until settled), median of ${ours.length} windows:`,
+    `  Web Data ${figure.toFixed(1)} ms [${each(ours)}] — budget ${BUDGET.activationMs} ms: ${mark(figure < BUDGET.activationMs)}`,
+    `  baseline, an extension that registers one command, same hosts: ${m(baseline, hostMs).toFixed(1)} ms [${each(baseline)}]`,
+    `  loading the code ${m(ours, (s) => s.loadCodeMs).toFixed(1)} ms (baseline ${m(baseline, (s) => s.loadCodeMs).toFixed(1)}), of which Web Data's first require("vscode"), the host building its API object, ${m(ours, (s) => s.vscodeApiMs).toFixed(1)} and the rest of its bundle's evaluation ${m(ours, (s) => s.bundleMs).toFixed(1)}; activate() until settled ${m(ours, (s) => s.activateMs).toFixed(1)} ms (baseline ${m(baseline, (s) => s.activateMs).toFixed(1)}); as the caller of activate() sees it ${m(ours, (s) => s.observedMs).toFixed(1)} ms (baseline ${m(baseline, (s) => s.observedMs).toFixed(1)})`,
   ];
 }
 

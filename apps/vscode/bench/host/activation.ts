@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { WebDataExtension } from '../../src/extension.js';
 
@@ -23,7 +23,11 @@ export interface HostActivation {
  * in the order file (`WEBDATA_BENCH_ORDER_FILE`, rewritten by the bench
  * before each window so that neither always goes first), nothing else
  * having activated them, and prints one `BENCH {json}` line each from the
- * host's own performance marks (the ones VS Code's activation times come from).
+ * host's own performance marks: `code/extHost/willLoadExtensionCode/<id>` to
+ * `didLoadExtensionCode` brackets the host's `require` of the main file, the
+ * span of VS Code's `codeLoadingTime`; `willActivateExtension` to
+ * `didActivateExtension` brackets the call of `activate` until its result
+ * settled, VS Code's `activateCallTime` and the wait for the result after it.
  */
 export async function run(): Promise<void> {
   const orderFile = process.env.WEBDATA_BENCH_ORDER_FILE;
@@ -49,21 +53,13 @@ export async function run(): Promise<void> {
     }
     console.log(`BENCH ${JSON.stringify(line)}`);
   }
-  // VS Code's own figures: the bench reads them from Running Extensions, then writes `<order file>.read`.
-  // (Once this returns the tests are over, and the workbench forgets this host's extensions.)
-  await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
-  const deadline = Date.now() + 120_000;
-  while (!existsSync(`${orderFile}.read`)) {
-    if (Date.now() > deadline) throw new Error('the bench did not read Running Extensions');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 function between(id: string, start: string, end: string): number {
   const mark = (name: string) => {
     const entry = performance.getEntriesByName(`code/extHost/${name}/${id}`, 'mark').at(-1);
-    if (!entry) throw new Error(`the extension host has no mark ${name} for ${id}`);
-    return entry.startTime;
+    // A VS Code without these marks gives NaN (printed as such), not a failed bench.
+    return entry ? entry.startTime : Number.NaN;
   };
   return mark(end) - mark(start);
 }

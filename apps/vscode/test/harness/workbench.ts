@@ -112,11 +112,6 @@ export async function runInExtensionHost(options: {
   extensionPath: string | string[];
   testsPath: string;
   timeoutMs: number;
-  /**
-   * Looks at the workbench while the suite runs (started once the page is
-   * open; the suite waits for it if it must): its failure fails the run.
-   */
-  whileRunning?: (page: Page) => Promise<void>;
 }): Promise<HostRun> {
   const host = new URL(options.codeServerUrl).host;
   const remote = (path: string) => `vscode-remote://${host}${path}`;
@@ -141,7 +136,6 @@ export async function runInExtensionHost(options: {
         ['extensionTestsPath', remote(options.testsPath)],
       ]),
     );
-    const watching = options.whileRunning?.(page);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const code = await Promise.race([
       exitCode,
@@ -152,7 +146,6 @@ export async function runInExtensionHost(options: {
         );
       }),
     ]).finally(() => clearTimeout(timer));
-    await watching;
     return { code, lines };
   } finally {
     await context.close();
