@@ -244,6 +244,54 @@ describe('POST /api/v1/search', () => {
   });
 });
 
+describe('what a first-time user ran into (issue 11)', () => {
+  const ARTICLES: Record<string, string> = {
+    '/': docPage(
+      'Workshop journal',
+      [['Tools', 'A copper mallet and a review of the walnut bench.']],
+      ['/articles/2'],
+    ),
+    '/articles/2': docPage(
+      'Second article',
+      [['Metals', 'Brass fittings, copper pipes and a short review.']],
+      ['/'],
+    ),
+  };
+  let articles: FixtureSite;
+
+  beforeAll(async () => {
+    articles = new FixtureSite(routesOf(ARTICLES));
+    await articles.start();
+    await crawl({ url: `${articles.url}/`, limit: 10, collection: 'workshop' });
+  });
+
+  afterAll(async () => {
+    await articles?.stop();
+  });
+
+  it("gives each hit its own page's snippet", async () => {
+    // Words only one of the two pages holds, near the searched words.
+    const own: Record<string, string> = { '/': 'mallet', '/articles/2': 'pipes' };
+    for (const query of ['copper', 'review']) {
+      const hits = (await search({ query, collection: 'workshop' })).data;
+      expect(hits.map((h) => new URL(h.url).pathname).sort(), query).toEqual(['/', '/articles/2']);
+      for (const hit of hits) {
+        const path = new URL(hit.url).pathname;
+        expect(hit.snippet, `${query} ${path}`).toContain(`<mark>${query}</mark>`);
+        for (const [page, word] of Object.entries(own)) {
+          if (page === path) expect(hit.snippet, `${query} ${path}`).toContain(word);
+          else expect(hit.snippet, `${query} ${path}`).not.toContain(word);
+        }
+      }
+    }
+  });
+
+  it('reads `walnut OR brass` as either word: both pages', async () => {
+    const hits = (await search({ query: 'walnut OR brass', collection: 'workshop' })).data;
+    expect(hits.map((h) => new URL(h.url).pathname).sort()).toEqual(['/', '/articles/2']);
+  });
+});
+
 describe('GET /api/v1/collections', () => {
   it('lists the collection with its document count', async () => {
     const docsCollection = (await collections()).find((c) => c.name === 'docs');

@@ -22,7 +22,7 @@ describe('parseSearchQuery', () => {
   });
 
   it('drops stop words unless nothing else is left or they are quoted', () => {
-    expect(expressions('how do I stop a crawl')).toEqual(['"stop"', '"crawl"*']);
+    expect(expressions('how do I stop a crawl', { expandSynonyms: false })).toEqual(['"stop"', '"crawl"*']);
     expect(expressions("don't retry")).toEqual(['"retry"*']);
     expect(expressions('the who')).toEqual(['"the"', '"who"*']);
     expect(expressions('"the who" band')).toEqual(['"the who"', '"band"*']);
@@ -47,7 +47,11 @@ describe('parseSearchQuery', () => {
   });
 
   it('keeps words that change the meaning: not, no, without', () => {
-    expect(expressions('merge without a commit')).toEqual(['"merge"', '"without"', '"commit"*']);
+    expect(expressions('merge without a commit', { expandSynonyms: false })).toEqual([
+      '"merge"',
+      '"without"',
+      '"commit"*',
+    ]);
     expect(expressions('why is it not equal')).toEqual(['"not"', '"equal"*']);
   });
 
@@ -65,7 +69,7 @@ describe('parseSearchQuery', () => {
   });
 
   it('joins clauses into one FTS5 expression: any word, every must, no not, neighbours as phrases', () => {
-    expect(matchOf(parseSearchQuery('sqlite write ahead log'))).toBe(
+    expect(matchOf(parseSearchQuery('sqlite write ahead log', { expandSynonyms: false }))).toBe(
       '("sqlite" OR "write" OR "ahead" OR "log"* OR "sqlite write" OR "write ahead" OR "ahead log")',
     );
     expect(matchOf(parseSearchQuery('sqlite "write ahead" log'))).toBe(
@@ -78,5 +82,17 @@ describe('parseSearchQuery', () => {
     expect(matchOf(parseSearchQuery('cache -redis'))).toBe('("cache") NOT ("redis")');
     expect(matchOf(parseSearchQuery('-redis'))).toBeNull();
     expect(matchOf(parseSearchQuery('!!'))).toBeNull();
+  });
+
+  it('lets a plain word match its synonyms, but not a phrase, a +must or a -not word', () => {
+    expect(expressions('deleting a folder')).toEqual([
+      '("deleting" OR "remove" OR "erase")',
+      '("folder"* OR "directory" OR "dir")',
+    ]);
+    expect(parseSearchQuery('find x').clauses[0]?.alternatives).toEqual(['search', 'grep', 'lookup']);
+    expect(expressions('+delete -remove "find files"')).toEqual(['"delete"', '"remove"', '"find files"']);
+    expect(matchOf(parseSearchQuery('delete cache'))).toBe(
+      '(("delete" OR "remove" OR "erase") OR "cache"* OR "delete cache")',
+    );
   });
 });

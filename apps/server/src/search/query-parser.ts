@@ -1,4 +1,5 @@
 import { STOP_WORDS } from './stop-words.js';
+import { synonymsOf } from './synonyms.js';
 
 /** One part of a parsed query: a word or a phrase, rendered as a safe FTS5 string. */
 export interface QueryClause {
@@ -16,6 +17,12 @@ export interface QueryClause {
    * quoted phrase); `not`: documents must not hold it (`-word`, `-"a phrase"`).
    */
   mode: ClauseMode;
+  /**
+   * Other words that stand for the clause's word (a `should` word's synonyms, see
+   * synonyms.ts): a document holding one of them holds the clause. Empty for phrases
+   * and for `must` / `not` clauses, which mean exactly what was typed.
+   */
+  alternatives: string[];
 }
 
 /** How a clause constrains the matching documents (see {@link QueryClause.mode}). */
@@ -32,6 +39,8 @@ export interface QueryParseOptions {
   prefixLastWord?: boolean;
   /** Drop stop words outside phrases when a content word remains. Default true. */
   dropStopWords?: boolean;
+  /** Let a `should` word also match its synonyms (synonyms.ts). Default true. */
+  expandSynonyms?: boolean;
 }
 
 /** At most this many clauses are kept: a 1,000-character query must not become a 300-way join. */
@@ -62,6 +71,7 @@ const HAS_LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 export function parseSearchQuery(text: string, options: QueryParseOptions = {}): ParsedQuery {
   const prefixLastWord = options.prefixLastWord ?? true;
   const dropStopWords = options.dropStopWords ?? true;
+  const expandSynonyms = options.expandSynonyms ?? true;
   const normalized = text.normalize('NFKC');
   const clauses: QueryClause[] = [];
 
@@ -111,6 +121,7 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
       kept[kept.length - 1] = clause(last.words, false, true, false, last.mode);
     }
   }
+  if (expandSynonyms) kept = kept.map(withSynonyms);
   return { clauses: kept };
 }
 
@@ -152,6 +163,15 @@ export function matchOf(query: ParsedQuery, allWords = false): string | null {
   return not.length === 0 ? selected : `(${selected}) NOT (${not.join(' OR ')})`;
 }
 
+/** A `should` word's clause that also matches the word's synonyms (`("search" OR "find" OR …)`). */
+function withSynonyms(c: QueryClause): QueryClause {
+  if (c.mode !== 'should' || c.phrase || c.stopWord) return c;
+  const alternatives = synonymsOf(c.words[0] ?? '');
+  if (alternatives.length === 0) return c;
+  const own = c.expression;
+  return { ...c, alternatives, expression: `(${[own, ...alternatives.map((w) => `"${w}"`)].join(' OR ')})` };
+}
+
 function wordsOf(chunk: string): string[] {
   return (chunk.match(WORD) ?? []).filter((w) => HAS_LETTER_OR_NUMBER.test(w)).map((w) => w.toLowerCase());
 }
@@ -164,7 +184,15 @@ function clause(
   mode: ClauseMode = 'should',
 ): QueryClause {
   // Words hold no '"', so wrapping them in quotes is a complete escape.
-  return { expression: `"${words.join(' ')}"${prefix ? '*' : ''}`, words, phrase, prefix, stopWord, mode };
+  return {
+    expression: `"${words.join(' ')}"${prefix ? '*' : ''}`,
+    words,
+    phrase,
+    prefix,
+    stopWord,
+    mode,
+    alternatives: [],
+  };
 }
 
 function dedupe(clauses: QueryClause[]): QueryClause[] {

@@ -9,6 +9,8 @@ export interface RankCandidate {
   title: string | null;
   /** Headings joined with newlines. */
   headings: string;
+  /** The opening of the body (its first {@link LEAD_CHARACTERS} characters), or '' when not read. */
+  lead: string;
   /** The store's field-weighted BM25 score (higher is better, > 0). */
   lexical: number;
   /** For each query clause (same order), whether the document holds it in any field. */
@@ -25,13 +27,19 @@ export interface RerankWeights {
   headings: number;
   /** Adds `url × share of clauses in the URL path` (`/library/csv.html` holds "csv"). */
   url: number;
+  /** Adds `lead × share of clauses in the body's opening` (a page's first sentence says what it is about). */
+  lead: number;
 }
+
+/** How much of the body's start counts as its lead (about its first sentence or two). */
+export const LEAD_CHARACTERS = 200;
 
 export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   coverage: 0,
   title: 2,
   headings: 0.5,
   url: 0.5,
+  lead: 0.5,
 };
 
 /**
@@ -53,9 +61,14 @@ export function rerank(
     const title = stemsOf(candidate.title ?? '');
     const headings = stemsOf(candidate.headings);
     const path = stemsOf(pathOf(candidate.url));
+    const lead = stemsOf(candidate.lead.slice(0, LEAD_CHARACTERS));
     const share = (stems: Set<string>) => clauses.filter((c) => holds(stems, c)).length / n;
     const prior =
-      1 + weights.title * share(title) + weights.headings * share(headings) + weights.url * share(path);
+      1 +
+      weights.title * share(title) +
+      weights.headings * share(headings) +
+      weights.url * share(path) +
+      weights.lead * share(lead);
     const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior;
     return { candidate, score, order };
   });
@@ -65,6 +78,8 @@ export function rerank(
 
 interface ClauseStems {
   stems: string[];
+  /** Light stems of the words that stand for the clause's (one-word) clause: any of them holds it. */
+  alternatives: string[];
   /** The last word is a prefix: any word starting with it counts. */
   prefix: boolean;
 }
@@ -73,11 +88,13 @@ function clauseStems(clause: QueryClause): ClauseStems {
   return {
     stems: clause.words.map((w, i) => (clause.prefix && i === clause.words.length - 1 ? w : lightStem(w))),
     prefix: clause.prefix,
+    alternatives: clause.alternatives.map(lightStem),
   };
 }
 
 /** Every word of the clause is among the stems (a phrase is approximated by its words). */
 function holds(stems: Set<string>, clause: ClauseStems): boolean {
+  if (clause.alternatives.some((stem) => stems.has(stem))) return true;
   return clause.stems.every((stem, i) => {
     if (stems.has(stem)) return true;
     if (!(clause.prefix && i === clause.stems.length - 1)) return false;

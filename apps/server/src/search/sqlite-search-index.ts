@@ -132,6 +132,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         url: doc.url,
         title: doc.title,
         headings: doc.headings,
+        lead: doc.lead,
         lexical: row.score,
         held: held.map((set) => set === null || set.has(row.seq)),
       });

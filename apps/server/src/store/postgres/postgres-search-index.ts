@@ -8,7 +8,7 @@ import {
   positiveClauses,
   type QueryClause,
 } from '../../search/query-parser.js';
-import { type RankCandidate, rerank } from '../../search/rerank.js';
+import { LEAD_CHARACTERS, type RankCandidate, rerank } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import { siteOf } from '../../search/sqlite-search-index.js';
@@ -180,6 +180,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
       url: row.url,
       title: row.title,
       headings: row.headings,
+      lead: row.lead,
       lexical: row.score,
       held: row.held,
     }));
@@ -277,12 +278,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
       scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,
     ].join('');
     // The query's own lexemes (stemmed as indexed) and, for prefix clauses, their prefixes.
-    const exact = bind(
-      positive
-        .filter((c) => !c.prefix)
-        .flatMap((c) => c.words)
-        .join(' '),
-    );
+    const exact = bind(positive.flatMap((c) => [...(c.prefix ? [] : c.words), ...c.alternatives]).join(' '));
     // Prefix words (letters, digits and marks: nothing LIKE would read as a pattern), as typed and stemmed.
     const prefixWords = bind(positive.filter((c) => c.prefix).map((c) => c.words.at(-1)!));
     // Each step is MATERIALIZED so the plan is this one whatever the statistics say: the matching
@@ -338,7 +334,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
         FROM scored s LEFT JOIN pair_scores ps USING (seq)
         ORDER BY 2 DESC, s.seq LIMIT ${bind(limit)}
       )
-      SELECT d.seq, d.id, d.url, d.title, d.headings, d.collection, d.indexed_at, p.score,
+      SELECT d.seq, d.id, d.url, d.title, d.headings, left(d.body, ${LEAD_CHARACTERS}) AS lead, d.collection, d.indexed_at, p.score,
         ARRAY[${clauses.map((c) => `d.tsv @@ ${c}`).join(', ')}] AS held
       FROM page p JOIN search_documents d ON d.seq = p.seq
       ORDER BY p.score DESC, d.seq`;
@@ -365,6 +361,8 @@ interface RankedRow {
   url: string;
   title: string | null;
   headings: string;
+  /** The body's first LEAD_CHARACTERS characters. */
+  lead: string;
   collection: string;
   indexed_at: Date;
   score: number;
@@ -381,6 +379,10 @@ const HEADLINE_OPTIONS = `StartSel=${SNIPPET_OPEN}, StopSel=${SNIPPET_CLOSE}, Fr
  * its stem (`retries*` → `retri:*`, since indexed words are stemmed).
  */
 function tsqueryOf(clause: QueryClause, bind: (value: unknown) => string): string {
+  if (clause.alternatives.length > 0) {
+    const alternatives = clause.alternatives.map((w) => `phraseto_tsquery('${CONFIG}', ${bind(w)})`);
+    return `(${[tsqueryOf({ ...clause, alternatives: [] }, bind), ...alternatives].join(' || ')})`;
+  }
   if (clause.prefix) {
     const head = clause.words.slice(0, -1).join(' ');
     // Words hold letters, digits and marks only (parseSearchQuery), so `word:*` is safe tsquery text.

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { LEAD_CHARACTERS } from '../../../search/rerank.js';
 
 /** A document row as the search index writes it. */
 export interface SearchDocumentRow {
@@ -49,6 +50,8 @@ export interface MatchedDocument {
   url: string;
   title: string | null;
   headings: string;
+  /** The body's first {@link LEAD_CHARACTERS} characters. */
+  lead: string;
   collection: string;
   indexed_at: string;
 }
@@ -100,7 +103,8 @@ export class SearchDocumentStore {
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
     this.documentBySeq = db.prepare(
-      'SELECT seq, id, url, title, headings, collection, indexed_at FROM search_documents WHERE seq = ?',
+      `SELECT seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, collection, indexed_at
+       FROM search_documents WHERE seq = ?`,
     );
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
     // with another document's row: the snippet of the wrong page).
