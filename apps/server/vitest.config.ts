@@ -35,6 +35,7 @@ export default defineConfig({
                   'test/deep-crawl.test.ts',
                   'test/search-api.test.ts',
                   'test/documents-api.test.ts',
+                  'test/search-embeddings-api.test.ts',
                   'test/extract-api.test.ts',
                   'test/screenshots-api.test.ts',
                   'test/fuzz.test.ts',

@@ -1,4 +1,10 @@
-import { type BlobSettings, defaultConfig, type LlmSettings, type ServerConfig } from './config.js';
+import {
+  type BlobSettings,
+  defaultConfig,
+  type EmbeddingsSettings,
+  type LlmSettings,
+  type ServerConfig,
+} from './config.js';
 import { ServiceError } from './errors.js';
 
 /** Flags of `webdata-server start` that override the environment. */
@@ -88,6 +94,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
         timeoutMs: integer('WEBDATA_LLM_TIMEOUT_MS', env.WEBDATA_LLM_TIMEOUT_MS, 1000, 600_000) ?? 60_000,
       }
     : undefined;
+  const embeddings: EmbeddingsSettings | undefined = env.WEBDATA_EMBEDDINGS_BASE_URL
+    ? {
+        baseUrl: env.WEBDATA_EMBEDDINGS_BASE_URL,
+        model: env.WEBDATA_EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
+        apiKey: env.WEBDATA_EMBEDDINGS_API_KEY,
+        timeoutMs:
+          integer('WEBDATA_EMBEDDINGS_TIMEOUT_MS', env.WEBDATA_EMBEDDINGS_TIMEOUT_MS, 1000, 600_000) ??
+          30_000,
+      }
+    : undefined;
   const roleSettings = role(flags.role ?? env.WEBDATA_ROLE);
   const databaseUrl = flags.databaseUrl ?? env.WEBDATA_DATABASE_URL;
   if (databaseUrl !== undefined && databaseUrl !== '' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -137,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     ),
     logLevel: env.WEBDATA_LOG_LEVEL,
     llm,
+    embeddings,
   };
   const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
   return defaultConfig(defined);

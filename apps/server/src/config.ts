@@ -1,9 +1,12 @@
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
+import type { EmbeddingsSettings } from './search/embeddings.js';
 import type { S3BlobStoreOptions } from './store/blobs/s3-blob-store.js';
 
 /** Settings of the model-backed extraction engine (any OpenAI-compatible chat-completions endpoint). */
+export type { EmbeddingsSettings } from './search/embeddings.js';
+
 export interface LlmSettings {
   baseUrl: string;
   model: string;
@@ -78,6 +81,11 @@ export interface ServerConfig {
   screenshotConcurrency: number;
   /** Optional model-backed extraction. */
   llm?: LlmSettings | undefined;
+  /**
+   * Optional semantic search: pages are embedded when indexed and queries when
+   * searched, and the vector ranking is fused with the lexical one.
+   */
+  embeddings?: EmbeddingsSettings | undefined;
   /** Log level of Fastify's logger; `silent` in tests. */
   logLevel: string;
   /** Check every response body against its strict contract schema before sending (tests). */

@@ -21,6 +21,7 @@ import { newId } from './ids.js';
 import { LoopTurns } from './loop-turns.js';
 import { type ChromiumLocation, locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
+import { OpenAiEmbedder } from './search/embeddings.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -46,6 +47,8 @@ export class WebDataServer {
   private readonly closing = new AbortController();
   private readonly fetcher: PageFetcher;
   private readonly screenshots: ScreenshotService;
+  /** Semantic search's embeddings client, when `WEBDATA_EMBEDDINGS_*` configure one. */
+  private readonly embedder: OpenAiEmbedder | undefined;
   private readonly converter: ConverterPool;
   private readonly schemas: ThreadedSchemaValidator;
   private address: string | null = null;
@@ -67,6 +70,7 @@ export class WebDataServer {
     this.fetcher = new PageFetcher(this.config);
     this.converter = new ConverterPool(this.config.convertThreads);
     this.screenshots = new ScreenshotService(this.config);
+    this.embedder = this.config.embeddings ? new OpenAiEmbedder(this.config.embeddings) : undefined;
     this.schemas = new ThreadedSchemaValidator({
       budgetMs: this.config.schemaBudgetMs,
       maxWaitingPerOwner: SCHEMAS_WAITING_PER_OWNER,
@@ -94,6 +98,7 @@ export class WebDataServer {
       convert: (page: FetchedPage & { html?: boolean }) => this.converter.convert(page),
       extractor: extractInTurn,
       screenshots: this.screenshots,
+      embedder: this.embedder,
     };
     this.pool = this.config.runWorkers
       ? new WorkerPool(this.store, (item, signal) => processItem(deps, item, signal), {
@@ -116,6 +121,7 @@ export class WebDataServer {
         this.config.publicUrl ?? this.address ?? `http://${this.config.host}:${this.config.port}`,
       closing: this.closing.signal,
       turns,
+      embedder: this.embedder,
     };
     this.app = buildApi(context);
   }

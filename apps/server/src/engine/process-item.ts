@@ -7,6 +7,7 @@ import { PageError } from '../errors.js';
 import type { ExtractionEngine } from '../extract/types.js';
 import type { FetchedPage, PageFetcherLike } from '../fetch/types.js';
 import type { ScreenshotServiceLike } from '../screenshots/types.js';
+import { chunksOf, type EmbeddedChunk, type EmbedderLike, EmbeddingsError } from '../search/embeddings.js';
 import type { ClaimedItem, ItemOutcome } from '../store/store.js';
 import { readRunParams } from './run-params.js';
 
@@ -21,6 +22,8 @@ export interface PipelineDeps {
   convert: (page: FetchedPage & { html?: boolean }) => Promise<ConvertedPage>;
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
+  /** Embeds indexed pages' chunks when semantic search is configured. */
+  embedder?: EmbedderLike | undefined;
 }
 
 /**
@@ -113,12 +116,34 @@ export async function processItem(
       body: converted.text,
       runId: item.runId,
     };
+    if (deps.embedder) outcome.document.chunks = await embedChunks(deps.embedder, converted, signal);
   }
 
   if (run.params.screenshot) {
     await addScreenshot(deps, outcome, page, signal);
   }
   return outcome;
+}
+
+/**
+ * The page's chunks with their embeddings, or undefined when the endpoint
+ * fails: the page is then indexed for lexical search only (a search still
+ * finds it by its words).
+ */
+async function embedChunks(
+  embedder: EmbedderLike,
+  converted: ConvertedPage,
+  signal: AbortSignal,
+): Promise<EmbeddedChunk[] | undefined> {
+  const texts = chunksOf(converted.title, converted.text);
+  try {
+    const vectors = await embedder.embed(texts, signal);
+    return texts.map((text, i) => ({ text, vector: vectors[i]! }));
+  } catch (error) {
+    signal.throwIfAborted();
+    if (error instanceof EmbeddingsError) return undefined;
+    throw error;
+  }
 }
 
 async function addScreenshot(

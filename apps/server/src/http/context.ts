@@ -3,6 +3,7 @@ import type { RunEvents } from '../engine/run-events.js';
 import type { RunService } from '../engine/run-service.js';
 import type { LoopTurns } from '../loop-turns.js';
 import type { UrlSigner } from '../screenshots/signed-url.js';
+import type { EmbedderLike } from '../search/embeddings.js';
 import type { Store } from '../store/store.js';
 
 /** What the routes use: the layers below them, never SQL or workers directly. */
@@ -18,6 +19,8 @@ export interface ApiContext {
   closing: AbortSignal;
   /** The server's turns of the event loop: a large body is parsed and validated in a turn of its own. */
   turns: LoopTurns;
+  /** Embeds search queries when semantic search is configured. */
+  embedder?: EmbedderLike | undefined;
 }
 
 declare module 'fastify' {

@@ -420,3 +420,44 @@ describe('SqliteSearchIndex query safety', () => {
     expect(answer.data[0]!.document_id).toMatch(/^doc_[A-Za-z0-9_-]+$/);
   });
 });
+
+describe('SqliteSearchIndex embedded chunks', () => {
+  const v = (...xs: number[]) => Float32Array.from(xs);
+
+  it("keeps a page's chunks with it: replaced on re-indexing, gone with its last run, filters applied", () => {
+    const db = new Database(':memory:');
+    const index = new SqliteSearchIndex(db);
+    const count = () => (db.prepare('SELECT count(*) AS n FROM search_chunks').get() as { n: number }).n;
+    index.upsert(
+      doc({ url: 'https://a.example/1', body: 'alpha', chunks: [{ text: 'A\nalpha', vector: v(1, 0) }] }),
+    );
+    index.upsert(
+      doc({
+        url: 'https://b.example/2',
+        body: 'beta',
+        runId: 'run_2',
+        chunks: [
+          { text: 'B\nbeta one', vector: v(0, 1) },
+          { text: 'B\nbeta two', vector: v(0.6, 0.8) },
+        ],
+      }),
+    );
+    expect(count()).toBe(3);
+    // Near (1, 0): page 1 first, page 2 by its second chunk; neither holds the word "gamma".
+    const found = index.search(OWNER, params('gamma'), v(1, 0)).data;
+    expect(found.map((hit) => hit.url)).toEqual(['https://a.example/1', 'https://b.example/2']);
+    expect(found[1]?.snippet).toBe('beta two');
+    expect(
+      index.search(OWNER, params('gamma', { filters: { site: 'b.example' } }), v(1, 0)).data,
+    ).toHaveLength(1);
+    // Without a query vector, or with strict syntax, only words count.
+    expect(index.search(OWNER, params('gamma')).data).toEqual([]);
+    expect(index.search(OWNER, params('+gamma'), v(1, 0)).data).toEqual([]);
+
+    // Re-indexed without embeddings (endpoint down): the old vectors are stale and go.
+    index.upsert(doc({ url: 'https://a.example/1', body: 'alpha again' }));
+    expect(count()).toBe(2);
+    index.removeRun('run_2');
+    expect(count()).toBe(0);
+  });
+});

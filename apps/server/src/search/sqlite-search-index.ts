@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
-import { type Bm25Weights, migrateSearchIndex, SearchDocumentStore } from '../store/sqlite/search/index.js';
-import { matchOf, parseSearchQuery, positiveClauses, type QueryParseOptions } from './query-parser.js';
+import {
+  type Bm25Weights,
+  migrateSearchIndex,
+  SearchDocumentStore,
+  SNIPPET_ELLIPSIS,
+} from '../store/sqlite/search/index.js';
+import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
+import {
+  matchOf,
+  type ParsedQuery,
+  parseSearchQuery,
+  positiveClauses,
+  type QueryParseOptions,
+} from './query-parser.js';
 import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, type RerankWeights, rerank } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
@@ -70,6 +82,10 @@ export class SqliteSearchIndex implements SearchIndexLike {
         indexedAt: this.now().toISOString(),
       },
       doc.runId,
+      (doc.chunks ?? []).map((chunk) => ({
+        text: stripMarkerCharacters(chunk.text),
+        vector: vectorToBytes(chunk.vector),
+      })),
     );
   }
 
@@ -85,7 +101,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
    * re-ranked. Throws `ServiceError('invalid_request')` for a cursor of
    * another query.
    */
-  search(owner: string, params: SearchParams): SearchAnswer {
+  search(owner: string, params: SearchParams, queryVector: Float32Array | null = null): SearchAnswer {
     const scope: CursorScope = {
       owner,
       query: params.query,
@@ -137,7 +153,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         held: held.map((set) => set === null || set.has(row.seq)),
       });
     }
-    const ranked = rerank(candidates, { clauses }, this.rerankWeights).map((r) => ({
+    let ranked = rerank(candidates, { clauses }, this.rerankWeights).map((r) => ({
       seq: r.candidate.key,
       score: r.score,
     }));
@@ -146,6 +162,32 @@ export class SqliteSearchIndex implements SearchIndexLike {
     for (const row of rows.slice(this.rerankDepth)) {
       floor = Math.min(floor, row.score);
       ranked.push({ seq: row.seq, score: floor });
+    }
+
+    // Semantic ranking, for a plain question (a +must, -not or quoted clause asks for exact words).
+    const nearestText = new Map<number, string>();
+    if (queryVector !== null && isPlainQuestion(parsed)) {
+      const chunks = this.store.chunks({
+        owner,
+        collection: params.collection,
+        urlPrefix: scope.urlPrefix,
+        site: scope.site,
+      });
+      const nearest = nearestDocuments(
+        queryVector,
+        (function* () {
+          for (const c of chunks) yield { key: c.seq, text: c.text, vector: vectorFromBytes(c.vector) };
+        })(),
+        depth,
+      );
+      if (nearest.length > 0) {
+        for (const n of nearest) nearestText.set(n.key, n.text);
+        ranked = fuseByReciprocalRank([ranked.map((r) => r.seq), nearest.map((n) => n.key)]).map((f) => ({
+          seq: f.key,
+          score: f.score,
+        }));
+        for (const { seq } of ranked) if (!documents.has(seq)) documents.set(seq, this.store.document(seq));
+      }
     }
 
     const page = ranked.slice(offset, offset + params.limit + 1);
@@ -157,7 +199,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         document_id: doc.id,
         url: doc.url,
         title: doc.title,
-        snippet: snippetToHtml(this.store.snippet(match, seq)),
+        snippet: snippetToHtml(this.store.snippet(match, seq) || chunkSnippet(nearestText.get(seq))),
         score: roundScore(score),
         collection: doc.collection,
         indexed_at: doc.indexed_at,
@@ -171,6 +213,20 @@ export class SqliteSearchIndex implements SearchIndexLike {
   collections(owner: string): { name: string; document_count: number; updated_at: string | null }[] {
     return this.store.collections(owner);
   }
+}
+
+/** No `+must`, `-not` or quoted clause: a question the vector ranking may answer too. */
+export function isPlainQuestion(parsed: ParsedQuery): boolean {
+  return parsed.clauses.every((c) => c.mode === 'should');
+}
+
+/** The start of the nearest chunk's passage (its title line left out), for a hit found only by meaning. */
+export function chunkSnippet(text: string | undefined): string {
+  if (text === undefined) return '';
+  const passage = text.includes('\n') ? text.slice(text.indexOf('\n') + 1) : text;
+  return passage.length > 200
+    ? `${passage.slice(0, 200).replace(/\s+\S*$/, '')}${SNIPPET_ELLIPSIS}`
+    : passage;
 }
 
 /** A new `doc_…` id: 16 random bytes, base64url. */

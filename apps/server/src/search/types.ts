@@ -1,4 +1,5 @@
 import type { SearchAnswer, SearchParams } from '@webdata/contract';
+import type { EmbeddedChunk } from './embeddings.js';
 
 /** One page to index into a collection. */
 export interface IndexedDocument {
@@ -10,6 +11,8 @@ export interface IndexedDocument {
   headings: string[];
   /** Main text (markdown or plain text). */
   body: string;
+  /** Embedded chunks of the page (when an embeddings endpoint is configured), stored with it. */
+  chunks?: EmbeddedChunk[] | undefined;
   /** The run that indexed it; a URL indexed by several runs is kept until the last one is deleted. */
   runId: string;
 }
@@ -20,7 +23,15 @@ export interface SearchIndexLike {
   upsert(doc: IndexedDocument): void | Promise<void>;
   /** Forget a run: remove the documents no other run indexed. */
   removeRun(runId: string): void | Promise<void>;
-  search(owner: string, params: SearchParams): SearchAnswer | Promise<SearchAnswer>;
+  /**
+   * Ranked hits; with `queryVector` (the query's embedding), the lexical
+   * ranking fused with the documents' nearest chunks (reciprocal rank fusion).
+   */
+  search(
+    owner: string,
+    params: SearchParams,
+    queryVector?: Float32Array | null,
+  ): SearchAnswer | Promise<SearchAnswer>;
   collections(
     owner: string,
   ):

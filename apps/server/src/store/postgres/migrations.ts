@@ -198,4 +198,15 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- every insertion and alias drop had to adjust by hand.
   ALTER TABLE runs DROP COLUMN item_count;
   `,
+  `
+  -- Embedded chunks of a document (semantic search, when an embeddings endpoint is configured):
+  -- little-endian float32 vectors, written in the transaction that indexes the document.
+  CREATE TABLE search_chunks (
+    document_id text NOT NULL REFERENCES search_documents (id) ON DELETE CASCADE,
+    n integer NOT NULL,
+    text text NOT NULL,
+    vector bytea NOT NULL,
+    PRIMARY KEY (document_id, n)
+  );
+  `,
 ];

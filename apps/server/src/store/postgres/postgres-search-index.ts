@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type pg from 'pg';
 import {
+  fuseByReciprocalRank,
+  nearestDocuments,
+  vectorFromBytes,
+  vectorToBytes,
+} from '../../search/embeddings.js';
+import {
   neighbourPhrases,
   type ParsedQuery,
   parseSearchQuery,
@@ -11,7 +17,7 @@ import {
 import { LEAD_CHARACTERS, type RankCandidate, rerank } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
-import { siteOf } from '../../search/sqlite-search-index.js';
+import { chunkSnippet, isPlainQuestion, siteOf } from '../../search/sqlite-search-index.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
@@ -78,6 +84,19 @@ export class PostgresSearchIndex implements SearchIndexLike {
     );
     const id = rows[0]!.id;
     await this.countStats(client, id, 1);
+    // The chunks of the earlier content are stale whether or not this content was embedded.
+    await client.query('DELETE FROM search_chunks WHERE document_id = $1', [id]);
+    if (doc.chunks && doc.chunks.length > 0) {
+      await client.query(
+        `INSERT INTO search_chunks (document_id, n, text, vector)
+         SELECT $1, u.n - 1, u.text, u.vector FROM unnest($2::text[], $3::bytea[]) WITH ORDINALITY AS u(text, vector, n)`,
+        [
+          id,
+          doc.chunks.map((c) => stripMarkerCharacters(c.text)),
+          doc.chunks.map((c) => vectorToBytes(c.vector)),
+        ],
+      );
+    }
     await client.query(
       'INSERT INTO search_document_runs (document_id, run_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
       [id, doc.runId],
@@ -158,7 +177,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
     });
   }
 
-  async search(owner: string, params: SearchParams): Promise<SearchAnswer> {
+  async search(
+    owner: string,
+    params: SearchParams,
+    queryVector: Float32Array | null = null,
+  ): Promise<SearchAnswer> {
     const scope: CursorScope = {
       owner,
       query: params.query,
@@ -184,16 +207,30 @@ export class PostgresSearchIndex implements SearchIndexLike {
       lexical: row.score,
       held: row.held,
     }));
-    const ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
+    let ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of rows.slice(RERANK_DEPTH)) {
       floor = Math.min(floor, row.score);
       ranked.push({ seq: row.seq, score: floor });
     }
+    // Semantic ranking, as on SQLite: a plain question's lexical order fused with the nearest chunks'.
+    const nearestText = new Map<number, string>();
+    if (queryVector !== null && isPlainQuestion(parsed)) {
+      const nearest = nearestDocuments(queryVector, await this.chunks(scope), depth);
+      if (nearest.length > 0) {
+        for (const n of nearest) nearestText.set(n.key, n.text);
+        ranked = fuseByReciprocalRank([ranked.map((r) => r.seq), nearest.map((n) => n.key)]).map((f) => ({
+          seq: f.key,
+          score: f.score,
+        }));
+      }
+    }
     const page = ranked.slice(offset, offset + params.limit + 1);
     const shown = page.slice(0, params.limit);
-    const bySeq = new Map(rows.map((row) => [row.seq, row]));
+    const bySeq = new Map<number, DocumentRow>(rows.map((row) => [row.seq, row]));
+    const missing = shown.map((hit) => hit.seq).filter((seq) => !bySeq.has(seq));
+    for (const row of await this.documentsOf(missing)) bySeq.set(row.seq, row);
     const snippets = await this.snippets(
       parsed,
       shown.map((hit) => hit.seq),
@@ -206,7 +243,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
         url: row.url,
         title: row.title,
         snippet: snippetToHtml(
-          snippet === undefined ? '' : snippet.body.includes(SNIPPET_OPEN) ? snippet.body : snippet.any,
+          snippet?.body.includes(SNIPPET_OPEN)
+            ? snippet.body
+            : nearestText.has(seq) && !snippet?.any.includes(SNIPPET_OPEN)
+              ? chunkSnippet(nearestText.get(seq))
+              : (snippet?.any ?? ''),
         ),
         score: Number(score.toPrecision(6)),
         collection: row.collection,
@@ -217,6 +258,38 @@ export class PostgresSearchIndex implements SearchIndexLike {
       data,
       next_cursor: page.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null,
     };
+  }
+
+  /** The embedded chunks of the scope's collection (its filters applied). */
+  private async chunks(scope: CursorScope): Promise<{ key: number; text: string; vector: Float32Array }[]> {
+    const args: unknown[] = [scope.owner, scope.collection];
+    let filters = '';
+    if (scope.urlPrefix !== undefined) {
+      args.push(scope.urlPrefix);
+      filters += ` AND starts_with(d.url, $${args.length})`;
+    }
+    if (scope.site !== undefined) {
+      args.push(scope.site);
+      filters += ` AND d.site = $${args.length}`;
+    }
+    const { rows } = await query<{ seq: string; text: string; vector: Buffer }>(
+      this.pool,
+      `SELECT d.seq, c.text, c.vector FROM search_documents d JOIN search_chunks c ON c.document_id = d.id
+       WHERE d.owner = $1 AND d.collection = $2${filters}`,
+      args,
+    );
+    return rows.map((row) => ({ key: Number(row.seq), text: row.text, vector: vectorFromBytes(row.vector) }));
+  }
+
+  /** The documents of rows `seqs` (hits found only by the vector ranking). */
+  private async documentsOf(seqs: number[]): Promise<DocumentRow[]> {
+    if (seqs.length === 0) return [];
+    const { rows } = await query<DocumentRow>(
+      this.pool,
+      'SELECT seq, id, url, title, collection, indexed_at FROM search_documents WHERE seq = ANY($1::bigint[])',
+      [seqs],
+    );
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
   /** Highlighted passages of the body (and of the title and headings) of the documents `seqs`. */
@@ -353,6 +426,16 @@ export class PostgresSearchIndex implements SearchIndexLike {
     );
     return rows.map((row) => ({ ...row, updated_at: row.updated_at?.toISOString() ?? null }));
   }
+}
+
+/** What an answer's hit shows of its document. */
+interface DocumentRow {
+  seq: number;
+  id: string;
+  url: string;
+  title: string | null;
+  collection: string;
+  indexed_at: Date;
 }
 
 interface RankedRow {

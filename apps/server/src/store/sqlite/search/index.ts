@@ -9,4 +9,5 @@ export {
   SNIPPET_CLOSE,
   SNIPPET_ELLIPSIS,
   SNIPPET_OPEN,
+  type StoredChunk,
 } from './search-document-store.js';

@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
  *   integer rowid the FTS index points at, `id` the public `doc_…` id.
  * - `search_document_runs`: which runs indexed a document, so deleting one run
  *   keeps a document another run also indexed.
+ * - `search_chunks`: a document's embedded chunks (semantic search), deleted with it.
  * - `search_fts`: external-content FTS5 over (title, headings, body) with the
  *   Porter stemmer, kept in sync by triggers inside the writer's transaction.
  *
@@ -46,6 +47,18 @@ export function migrateSearchIndex(db: Database): void {
     );
     CREATE TRIGGER IF NOT EXISTS search_documents_after_insert AFTER INSERT ON search_documents BEGIN
       INSERT INTO search_fts(rowid, title, headings, body) VALUES (new.seq, new.title, new.headings, new.body);
+    END;
+    -- Embedded chunks of a document (semantic search), little-endian float32 vectors; written in the
+    -- document's transaction and removed with it.
+    CREATE TABLE IF NOT EXISTS search_chunks (
+      seq INTEGER NOT NULL,
+      n INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      vector BLOB NOT NULL,
+      PRIMARY KEY (seq, n)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER IF NOT EXISTS search_documents_delete_chunks AFTER DELETE ON search_documents BEGIN
+      DELETE FROM search_chunks WHERE seq = old.seq;
     END;
     CREATE TRIGGER IF NOT EXISTS search_documents_after_delete AFTER DELETE ON search_documents BEGIN
       INSERT INTO search_fts(search_fts, rowid, title, headings, body)

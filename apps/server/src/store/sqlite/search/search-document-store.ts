@@ -16,6 +16,12 @@ export interface SearchDocumentRow {
   indexedAt: string;
 }
 
+/** A chunk as stored: its text and its vector's float32 bytes. */
+export interface StoredChunk {
+  text: string;
+  vector: Buffer;
+}
+
 /** Column weights of `bm25()`: title, headings, body. */
 export interface Bm25Weights {
   title: number;
@@ -72,6 +78,8 @@ export class SearchDocumentStore {
   private readonly db: Database;
   private readonly upsertDocument: Statement;
   private readonly linkRun: Statement;
+  private readonly deleteChunks: Statement;
+  private readonly insertChunk: Statement;
   private readonly documentsOfRun: Statement;
   private readonly unlinkRun: Statement;
   private readonly deleteOrphan: Statement;
@@ -90,7 +98,9 @@ export class SearchDocumentStore {
       ON CONFLICT (owner, collection, url) DO UPDATE SET
         site = excluded.site, title = excluded.title, headings = excluded.headings,
         body = excluded.body, indexed_at = excluded.indexed_at
-      RETURNING id`);
+      RETURNING id, seq`);
+    this.deleteChunks = db.prepare('DELETE FROM search_chunks WHERE seq = ?');
+    this.insertChunk = db.prepare('INSERT INTO search_chunks (seq, n, text, vector) VALUES (?, ?, ?, ?)');
     this.linkRun = db.prepare(
       'INSERT OR IGNORE INTO search_document_runs (document_id, run_id) VALUES (?, ?)',
     );
@@ -123,12 +133,31 @@ export class SearchDocumentStore {
    * and records that `runId` indexed it. Returns the document's id (the id of
    * a replaced document is kept).
    */
-  upsert(row: SearchDocumentRow, runId: string): string {
+  upsert(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[] = []): string {
     return this.db.transaction(() => {
-      const id = (this.upsertDocument.get(row) as { id: string }).id;
+      const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
+      // The chunks of the earlier content are stale whether or not this content was embedded.
+      this.deleteChunks.run(seq);
+      chunks.forEach((chunk, n) => {
+        this.insertChunk.run(seq, n, chunk.text, chunk.vector);
+      });
       this.linkRun.run(id, runId);
       return id;
     })();
+  }
+
+  /** The embedded chunks of the owner's collection (filters as {@link findMatches}). */
+  *chunks(
+    query: Omit<MatchQuery, 'match' | 'weights' | 'limit'>,
+  ): Generator<{ seq: number; text: string; vector: Buffer }> {
+    const params: unknown[] = [query.owner, query.collection];
+    if (query.urlPrefix !== undefined) params.push(query.urlPrefix);
+    if (query.site !== undefined) params.push(query.site);
+    const statement = this.cachedStatement(`
+      SELECT c.seq AS seq, c.text AS text, c.vector AS vector
+      FROM search_documents d JOIN search_chunks c ON c.seq = d.seq
+      WHERE d.owner = ? AND d.collection = ?${filterSql(query)}`);
+    yield* statement.iterate(...params) as Iterable<{ seq: number; text: string; vector: Buffer }>;
   }
 
   /** Unlinks a run and deletes the documents no other run indexed. Returns how many were deleted. */
