@@ -64,7 +64,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.weights = options.weights ?? DEFAULT_WEIGHTS;
     this.rerankWeights = options.rerank ?? DEFAULT_RERANK_WEIGHTS;
     this.rerankDepth = options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
-    this.parseOptions = { prefixLastWord: options.prefixLastWord, dropStopWords: options.dropStopWords };
+    this.parseOptions = {
+      prefixLastWord: options.prefixLastWord,
+      dropStopWords: options.dropStopWords,
+      expandSynonyms: options.expandSynonyms,
+    };
   }
 
   /** Indexes the page, replacing the content of an earlier document with the same (owner, collection, url). */
