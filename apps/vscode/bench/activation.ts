@@ -49,9 +49,10 @@ export function writeBaselineExtension(folder: string): string {
 }
 
 /**
- * Activates Web Data and the baseline extension in `windows` fresh windows
- * (each a new extension host), alternating which goes first, and returns
- * every sample.
+ * Activates Web Data and the baseline extension, each in `windows` fresh
+ * windows of its own (each a new extension host; code-server loads one
+ * extension under development per window), interleaved and alternating
+ * which goes first, and returns every sample.
  */
 export async function measureActivation(options: {
   codeServer: CodeServer;
@@ -63,20 +64,25 @@ export async function measureActivation(options: {
   windows: number;
 }): Promise<ActivationSample[]> {
   const samples: ActivationSample[] = [];
+  const both = [
+    { id: WEB_DATA_ID, path: options.extensionPath },
+    { id: BASELINE_ID, path: options.baselinePath },
+  ];
   for (let window = 0; window < options.windows; window += 1) {
-    const order = window % 2 === 0 ? [WEB_DATA_ID, BASELINE_ID] : [BASELINE_ID, WEB_DATA_ID];
-    writeFileSync(options.orderFile, JSON.stringify(order));
-    const outcome = await runInExtensionHost({
-      codeServerUrl: options.codeServer.url,
-      folder: options.folder,
-      extensionPath: [options.extensionPath, options.baselinePath],
-      testsPath: options.hostEntry,
-      timeoutMs: 120_000,
-    });
-    if (outcome.code !== 0) throw new Error(`the activation bench failed:\n${outcome.lines.join('\n')}`);
-    for (const line of outcome.lines) {
-      const json = /BENCH (\{.*\})/.exec(line)?.[1];
-      if (json) samples.push(JSON.parse(json) as HostActivation);
+    for (const { id, path } of window % 2 === 0 ? both : [...both].reverse()) {
+      writeFileSync(options.orderFile, JSON.stringify([id]));
+      const outcome = await runInExtensionHost({
+        codeServerUrl: options.codeServer.url,
+        folder: options.folder,
+        extensionPath: path,
+        testsPath: options.hostEntry,
+        timeoutMs: 120_000,
+      });
+      if (outcome.code !== 0) throw new Error(`the activation bench failed:\n${outcome.lines.join('\n')}`);
+      for (const line of outcome.lines) {
+        const json = /BENCH (\{.*\})/.exec(line)?.[1];
+        if (json) samples.push(JSON.parse(json) as HostActivation);
+      }
     }
   }
   return samples;
