@@ -165,7 +165,10 @@ export async function benchExtractionAndScreenshots(): Promise<void> {
         const result = byFile.get(url.slice(url.lastIndexOf('/') + 1))!;
         return result.status === 'succeeded'
           ? { ok: true, data: result.data as Record<string, unknown> }
-          : { ok: false, error: result.error ?? { code: 'unknown', message: 'no error' } };
+          : {
+              ok: false,
+              error: result.error ?? { code: 'internal', message: 'the failed result carried no error' },
+            };
       },
     };
     const accuracy = await measureAccuracy(cases, fromApi);

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@webdata/contract';
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type PageErrorCode } from '@webdata/contract';
 
 /**
  * The server's one error hierarchy. An error that reaches the HTTP layer is
@@ -39,13 +39,11 @@ export function conflict(message: string): ServiceError {
 /**
  * Why one page could not be fetched or processed: becomes the `error` of a
  * failed result (`{ code, message }`), never an HTTP error of the API itself.
- * Codes: `unprocessable_url`, `robots_disallowed`, `fetch_failed`, `timeout`,
- * `too_large`, `too_many_redirects`, `http_error`, `unsupported_content`,
- * `extraction_failed`, `screenshot_unavailable`, `cancelled`.
+ * The codes are the contract's `PAGE_ERROR_CODES`, where each is described.
  */
 export class PageError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options: { cause?: unknown } = {}) {
+  readonly code: PageErrorCode;
+  constructor(code: PageErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'PageError';
     this.code = code;

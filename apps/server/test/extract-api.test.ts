@@ -167,7 +167,10 @@ describe('extraction accuracy through the API', () => {
         const result = byFile.get(url.slice(url.lastIndexOf('/') + 1))!;
         return result.status === 'succeeded'
           ? { ok: true, data: result.data as Record<string, unknown> }
-          : { ok: false, error: result.error ?? { code: 'unknown', message: 'no error given' } };
+          : {
+              ok: false,
+              error: result.error ?? { code: 'internal', message: 'the failed result carried no error' },
+            };
       },
     };
     const report = await measureAccuracy(cases, fromApi);

@@ -40,19 +40,6 @@ export function isAbsoluteHttpUrl(value: string): boolean {
   }
 }
 
-/** An error object carried by a run or a result (not the error response body). */
-export const ErrorInfo = z.strictObject({
-  code: z.string().min(1),
-  message: z.string(),
-});
-export type ErrorInfo = z.infer<typeof ErrorInfo>;
-
-/** Lenient reading of {@link ErrorInfo}: unknown fields kept. */
-export const ErrorInfoLenient = z.looseObject({
-  code: z.string(),
-  message: z.string().optional(),
-});
-
 /** An opaque, URL-safe identifier with a type prefix (`run_…`, `res_…`, `doc_…`). */
 export function prefixedId(prefix: string) {
   return z

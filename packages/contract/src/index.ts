@@ -1,8 +1,6 @@
 export {
   CollectionName,
   ContentFormat,
-  ErrorInfo,
-  ErrorInfoLenient,
   HttpUrl,
   isAbsoluteHttpUrl,
   prefixedId,
@@ -40,6 +38,16 @@ export {
 export { LIMITS } from './limits.js';
 export { openEnum } from './open-enum.js';
 export { buildOpenApiDocument } from './openapi.js';
+export {
+  PAGE_ERROR_CODES,
+  PageErrorCode,
+  PageErrorInfo,
+  PageErrorInfoLenient,
+  RUN_ERROR_CODES,
+  RunErrorCode,
+  RunErrorInfo,
+  RunErrorInfoLenient,
+} from './page-errors.js';
 export { PageQuery, page, pageLenient } from './pagination.js';
 export {
   ContentQuery,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ContentFormat, ErrorInfo, ErrorInfoLenient, HttpUrl, prefixedId, Timestamp } from './common.js';
+import { ContentFormat, HttpUrl, prefixedId, Timestamp } from './common.js';
 import { openEnum } from './open-enum.js';
+import { PageErrorInfo, PageErrorInfoLenient } from './page-errors.js';
 import { PageQuery, page, pageLenient } from './pagination.js';
 import { RunId } from './run.js';
 
@@ -43,8 +44,8 @@ export const Result = z
     content_type: z.string().nullable(),
     data: z.record(z.string(), z.unknown()).nullable(),
     has_screenshot: z.boolean(),
-    screenshot_error: ErrorInfo.nullable(),
-    error: ErrorInfo.nullable(),
+    screenshot_error: PageErrorInfo.nullable(),
+    error: PageErrorInfo.nullable(),
     created_at: Timestamp,
     content: ContentValue.nullable().optional().meta({
       description:
@@ -68,8 +69,8 @@ export const ResultLenient = z.looseObject({
   content_type: z.string().nullable().optional(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
   has_screenshot: z.boolean().optional(),
-  screenshot_error: ErrorInfoLenient.nullable().optional(),
-  error: ErrorInfoLenient.nullable().optional(),
+  screenshot_error: PageErrorInfoLenient.nullable().optional(),
+  error: PageErrorInfoLenient.nullable().optional(),
   created_at: z.string().optional(),
   content: z.unknown().optional(),
 });

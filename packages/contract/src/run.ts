@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { ErrorInfo, ErrorInfoLenient, HttpUrl, prefixedId, Timestamp } from './common.js';
+import { HttpUrl, prefixedId, Timestamp } from './common.js';
 import { CrawlRunRequest, DeepCrawlRunRequest } from './crawl.js';
 import { ExtractRunRequest } from './extract.js';
 import { LIMITS } from './limits.js';
 import { openEnum } from './open-enum.js';
+import { RunErrorInfo, RunErrorInfoLenient } from './page-errors.js';
 import { PageQuery, page, pageLenient } from './pagination.js';
 
 /** The kinds of run. */
@@ -69,7 +70,7 @@ export const Run = z
     finished_at: Timestamp.nullable(),
     params: z.record(z.string(), z.unknown()).meta({ description: 'The creating request, less urls' }),
     stats: RunStats,
-    error: ErrorInfo.nullable(),
+    error: RunErrorInfo.nullable(),
   })
   .meta({ id: 'Run' });
 export type Run = z.infer<typeof Run>;
@@ -92,7 +93,7 @@ export const RunLenient = z.looseObject({
   stats: z
     .looseObject(Object.fromEntries(Object.keys(RunStats.shape).map((k) => [k, z.number().optional()])))
     .optional(),
-  error: ErrorInfoLenient.nullable().optional(),
+  error: RunErrorInfoLenient.nullable().optional(),
 });
 export type RunLenient = z.infer<typeof RunLenient>;
 

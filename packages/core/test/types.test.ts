@@ -4,12 +4,16 @@
  */
 import type { RunStatus } from '@webdata/contract';
 import { type Observable, retry } from 'rxjs';
-import { describe, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   collectRun,
   createClient,
   type ExpandedResult,
+  PAGE_ERROR_CODES,
+  type PageErrorCode,
+  RUN_ERROR_CODES,
+  type RunErrorCode,
   type RunEvent,
   type RunOutcome,
   type RunResult,
@@ -27,6 +31,25 @@ describe('the client types', () => {
     void known;
     // @ts-expect-error the list filter takes known states only: a typo does not compile
     void client.runs.list({ status: 'complted' });
+  });
+
+  it("types page and run error codes as the contract's codes, open to a foreign server's", () => {
+    type Run = Awaited<ReturnType<typeof client.runs.get>>;
+    expectTypeOf<NonNullable<ExpandedResult['error']>['code']>().toEqualTypeOf<
+      PageErrorCode | (string & {})
+    >();
+    expectTypeOf<NonNullable<ExpandedResult['screenshot_error']>['code']>().toEqualTypeOf<
+      PageErrorCode | (string & {})
+    >();
+    expectTypeOf<NonNullable<Run['error']>['code']>().toEqualTypeOf<RunErrorCode | (string & {})>();
+    expectTypeOf<keyof typeof PAGE_ERROR_CODES>().toEqualTypeOf<PageErrorCode>();
+    expectTypeOf<keyof typeof RUN_ERROR_CODES>().toEqualTypeOf<RunErrorCode>();
+    // @ts-expect-error a misspelt code does not compile where a known one is asked for
+    const mistyped: PageErrorCode = 'time_out';
+    void mistyped;
+    // The registries are values too, for a caller listing or describing the codes.
+    expect(PAGE_ERROR_CODES.timeout).toMatch(/time limit/);
+    expect(Object.keys(RUN_ERROR_CODES)).toEqual(['all_items_failed']);
   });
 
   it('infers collectRun and friends through pipe', () => {

@@ -1,4 +1,4 @@
-import type { ContentFormat, ResultContentFormat } from '@webdata/contract';
+import type { ContentFormat, PageErrorInfo, ResultContentFormat } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
 import type { ConvertedPage } from '../content/types.js';
 import { type CrawlFetcher, discoverLinks } from '../crawl/discover-links.js';
@@ -173,7 +173,7 @@ async function addScreenshot(
   }
 }
 
-function errorInfo(error: unknown): { code: string; message: string } {
+function errorInfo(error: unknown): PageErrorInfo {
   if (error instanceof PageError) return { code: error.code, message: error.message };
   return { code: 'internal', message: 'an internal error stopped this page; it is logged on the server' };
 }

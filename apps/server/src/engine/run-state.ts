@@ -1,4 +1,4 @@
-import { type ErrorInfo, IN_FLIGHT_STATUSES, type RunStats, type RunStatus } from '@webdata/contract';
+import { IN_FLIGHT_STATUSES, type RunErrorInfo, type RunStats, type RunStatus } from '@webdata/contract';
 
 /**
  * The run state machine, as pure decisions that every store persists the
@@ -75,7 +75,7 @@ export function canRetry(status: RunStatus): boolean {
 export interface RunDecision {
   status: RunStatus;
   /** The run's error: set (null clears it); absent keeps it. */
-  error?: ErrorInfo | null;
+  error?: RunErrorInfo | null;
   /** `now`: the run finished now; `clear`: it is no longer finished; absent keeps the finish time. */
   finished?: 'now' | 'clear';
   /** The run has started, now unless it had already. */
@@ -121,7 +121,7 @@ export function retryDecision(status: RunStatus, stats: RunStats): RunDecision |
 export function settle(
   status: RunStatus,
   stats: RunStats,
-): (RunDecision & { error: ErrorInfo | null }) | null {
+): (RunDecision & { error: RunErrorInfo | null }) | null {
   if (!ACTIVE_RUN_STATUSES.includes(status) || stats.queued + stats.running > 0) return null;
   const ended = { finished: 'now', started: true } as const;
   if (stats.failed + stats.cancelled === 0) return { status: 'completed', error: null, ...ended };

@@ -1,3 +1,4 @@
+import type { PageErrorCode } from '@webdata/contract';
 import { extractGeneric } from './generic-extraction.js';
 import { orderContexts } from './main-entity.js';
 import { tokenize } from './names.js';
@@ -45,6 +46,6 @@ export class DefaultExtractionEngine implements ExtractionEngine {
   }
 }
 
-function failure(code: string, message: string): ExtractionOutcome {
+function failure(code: PageErrorCode, message: string): ExtractionOutcome {
   return { ok: false, error: { code, message } };
 }

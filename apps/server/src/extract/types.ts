@@ -1,4 +1,4 @@
-import type { ExtractionSchema } from '@webdata/contract';
+import type { ExtractionSchema, PageErrorInfo } from '@webdata/contract';
 import type { ArticleMetadata } from '../readability.js';
 
 /** Input of an extraction engine: one fetched page, the request's schema and query. */
@@ -29,7 +29,7 @@ export type ExtractionOutcome =
       /** Which engine produced `data`: the deterministic one, or the model-backed one. */
       engine?: 'default' | 'model' | undefined;
     }
-  | { ok: false; error: { code: string; message: string } };
+  | { ok: false; error: PageErrorInfo };
 
 export interface ExtractionEngine {
   extract(input: ExtractionInput): Promise<ExtractionOutcome>;

@@ -1,9 +1,10 @@
 import type {
-  ErrorInfo,
+  PageErrorInfo,
   Result,
   ResultContentFormat,
   ResultStatus,
   Run,
+  RunErrorInfo,
   RunStats,
   RunType,
 } from '@webdata/contract';
@@ -64,7 +65,7 @@ interface RunRow {
   status: RunStatus;
   urls: string[];
   params: Record<string, unknown>;
-  error: ErrorInfo | null;
+  error: RunErrorInfo | null;
   created_at: Date;
   updated_at: Date;
   started_at: Date | null;
@@ -88,8 +89,8 @@ interface ResultRow {
   content_type: string | null;
   data: Record<string, unknown> | null;
   has_screenshot: boolean;
-  screenshot_error: ErrorInfo | null;
-  error: ErrorInfo | null;
+  screenshot_error: PageErrorInfo | null;
+  error: PageErrorInfo | null;
   formats: string[];
   created_at: Date;
 }

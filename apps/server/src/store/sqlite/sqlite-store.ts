@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
-  ErrorInfo,
+  PageErrorInfo,
   Result,
   ResultContentFormat,
   ResultStatus,
   Run,
+  RunErrorInfo,
   RunStats,
   RunStatus,
   RunType,
@@ -148,7 +149,7 @@ export class SqliteStore implements Store {
       finished_at: row.finished_at,
       params: JSON.parse(row.params) as Record<string, unknown>,
       stats: this.statsOf(row.id),
-      error: parseJson<ErrorInfo>(row.error),
+      error: parseJson<RunErrorInfo>(row.error),
     };
     return { run, owner: row.owner, version: row.version };
   }
@@ -641,8 +642,8 @@ export class SqliteStore implements Store {
       content_type: row.content_type,
       data: parseJson<Record<string, unknown>>(row.data),
       has_screenshot: row.has_screenshot === 1,
-      screenshot_error: parseJson<ErrorInfo>(row.screenshot_error),
-      error: parseJson<ErrorInfo>(row.error),
+      screenshot_error: parseJson<PageErrorInfo>(row.screenshot_error),
+      error: parseJson<PageErrorInfo>(row.error),
       created_at: row.created_at,
     };
   }
