@@ -237,6 +237,45 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('a chosen search hit opens its whole document, and reopens the same tab', async () => {
+      // Crawled into the default collection, as the crawl command does (one collection: no pick).
+      const crawled = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
+      await waitFor('the crawl to finish', async () => {
+        const run = await client.runs.get(crawled.id);
+        return isTerminalStatus(run.status) ? run : undefined;
+      });
+      const { data: collections } = await client.collections.list();
+      assert.deepEqual(
+        collections.map((c) => c.name),
+        ['default'],
+      );
+      const [hit] = (await client.search({ query: 'brass desk lamp', collection: 'default' })).data;
+      assert.equal(hit?.url, `${env.site}/product/lamp`);
+      const whole = await client.collections.document('default', hit!.document_id!);
+
+      // What the quick pick does with the hit the user chooses.
+      const opened = await extension.services.searchHits.open(hit!, 'brass desk lamp', 'default');
+      assert.equal(opened.document.uri.scheme, 'webdata-document');
+      assert.equal(opened.document.languageId, 'markdown');
+      assert.equal(opened.document.getText(), whole.content);
+      assert.match(opened.document.getText(), /^# Brass Desk Lamp$/m);
+      // The whole page, not the passage a hit carries.
+      assert.ok(opened.document.getText().includes('Handmade, shipped in two days.'));
+      assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Brass Desk Lamp.md');
+
+      const again = await extension.services.searchHits.open(hit!, 'brass desk lamp', 'default');
+      assert.equal(again.document.uri.toString(), opened.document.uri.toString());
+      const tabsOfDocument = vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter(
+          (tab) =>
+            tab.input instanceof vscode.TabInputText &&
+            tab.input.uri.toString() === opened.document.uri.toString(),
+        );
+      assert.equal(tabsOfDocument.length, 1);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
     test('a wrong key says so, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       assert.deepEqual(await rootNodes(), []);
