@@ -254,7 +254,7 @@ export function defineExtensionSuite(): void {
       const whole = await client.collections.document('default', hit!.document_id!);
 
       // What the quick pick does with the hit the user chooses.
-      const opened = await extension.services.searchHits.open(hit!, 'brass desk lamp', 'default');
+      const opened = await services.searchHits.open(hit!, 'brass desk lamp', 'default');
       assert.equal(opened.document.uri.scheme, 'webdata-document');
       assert.equal(opened.document.languageId, 'markdown');
       assert.equal(opened.document.getText(), whole.content);
@@ -263,7 +263,7 @@ export function defineExtensionSuite(): void {
       assert.ok(opened.document.getText().includes('Handmade, shipped in two days.'));
       assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Brass Desk Lamp.md');
 
-      const again = await extension.services.searchHits.open(hit!, 'brass desk lamp', 'default');
+      const again = await services.searchHits.open(hit!, 'brass desk lamp', 'default');
       assert.equal(again.document.uri.toString(), opened.document.uri.toString());
       const tabsOfDocument = vscode.window.tabGroups.all
         .flatMap((group) => group.tabs)
