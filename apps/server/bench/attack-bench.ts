@@ -18,6 +18,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { percentile } from '../quality/search/metrics.js';
 import { type ApiCall, apiClient, waitForRun } from '../test/api-client.js';
 import { FixtureSite } from '../test/fixture-site.js';
@@ -90,10 +91,18 @@ export async function benchAttack(): Promise<void> {
       hostileDone = true;
     });
     const started = performance.now();
+    // The probes are timed by this process, which also builds and sends the hostile requests: its own
+    // event loop's delays are printed beside them, to tell the client's waits from the server's.
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     const underAttack = await probe(call, paths, () => hostileDone);
+    clientLoop.disable();
     const [redos] = await hostile;
     console.log(describeProbes('baseline: nothing else running', quiet));
     console.log(describeProbes('while the hostile requests run', underAttack));
+    console.log(
+      `  this (the probing) process's own event loop meanwhile: p99 ${(clientLoop.percentile(99) / 1e6).toFixed(1)} ms, longest ${(clientLoop.max / 1e6).toFixed(1)} ms`,
+    );
     console.log(
       `  hostile requests answered in ${((performance.now() - started) / 1000).toFixed(1)} s; the (a+)+$ run ended ${redos.status}`,
     );
