@@ -21,7 +21,10 @@ export interface RankCandidate {
 export interface RerankWeights {
   /** Multiplies the score by `1 + coverage × share of clauses held`: pages with more of the words first. */
   coverage: number;
-  /** Adds `title × share of clauses in the title` to the prior. */
+  /**
+   * Adds `title × share of clauses in the title / (1 − b + b × title length / average title
+   * length)` to the prior, with b = {@link RerankWeights.titleLengthNormalization}.
+   */
   title: number;
   /** Adds `headings × share of clauses in the headings` to the prior. */
   headings: number;
@@ -29,6 +32,12 @@ export interface RerankWeights {
   url: number;
   /** Adds `lead × share of clauses in the body's opening` (a page's first sentence says what it is about). */
   lead: number;
+  /**
+   * BM25's `b` for the title prior: how much a long title's match is discounted against the
+   * average title of the re-ranked pages (0: not at all). A word of the query in a three-word
+   * title says more about the page than the same word in a ten-word one.
+   */
+  titleLengthNormalization: number;
 }
 
 /** How much of the body's start counts as its lead (about its first sentence or two). */
@@ -40,6 +49,7 @@ export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   headings: 0.5,
   url: 0.5,
   lead: 0.5,
+  titleLengthNormalization: 0.75,
 };
 
 /**
@@ -56,16 +66,26 @@ export function rerank(
 ): { candidate: RankCandidate; score: number }[] {
   const clauses = query.clauses.map(clauseStems);
   const n = Math.max(1, clauses.length);
+  // The average over the pages being re-ranked stands for the collection's: it needs no statistics
+  // beyond the candidates, so both stores share this step.
+  const titleLengths = candidates.map((candidate) => wordCount(candidate.title ?? ''));
+  const averageTitle = Math.max(
+    1,
+    titleLengths.reduce((sum, l) => sum + l, 0) / Math.max(1, candidates.length),
+  );
+  const b = weights.titleLengthNormalization;
   const scored = candidates.map((candidate, order) => {
     const heldShare = candidate.held.filter(Boolean).length / n;
+    const titleNorm = 1 - b + (b * (titleLengths[order] ?? 0)) / averageTitle;
     const title = stemsOf(candidate.title ?? '');
     const headings = stemsOf(candidate.headings);
     const path = stemsOf(pathOf(candidate.url));
     const lead = stemsOf(candidate.lead.slice(0, LEAD_CHARACTERS));
     const share = (stems: Set<string>) => clauses.filter((c) => holds(stems, c)).length / n;
+    const titleShare = share(title);
     const prior =
       1 +
-      weights.title * share(title) +
+      (titleShare === 0 ? 0 : (weights.title * titleShare) / titleNorm) +
       weights.headings * share(headings) +
       weights.url * share(path) +
       weights.lead * share(lead);
@@ -101,6 +121,11 @@ function holds(stems: Set<string>, clause: ClauseStems): boolean {
     for (const s of stems) if (s.startsWith(stem)) return true;
     return false;
   });
+}
+
+/** How many words (letter and digit runs) a text holds. */
+function wordCount(text: string): number {
+  return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
 }
 
 /** The URL's path with its file extension dropped (`/library/csv.html` → `/library/csv`). */
