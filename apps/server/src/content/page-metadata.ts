@@ -76,6 +76,8 @@ export interface PageFacts {
 }
 
 const TEXT_NODE = 3;
+/** A fragment the URL parser keeps byte for byte (ASCII, none of the characters it percent-encodes). */
+const PLAIN_FRAGMENT = /^#[\w.~:@!$&'()*+,;=/?%-]*$/;
 const CHROME = new Set(['NAV', 'FOOTER', 'ASIDE']);
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 /** Pygments' wrapper class (Sphinx, MkDocs, Jekyll): `<div class="highlight-python3"><div class="highlight"><pre>`. */
@@ -116,12 +118,32 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
   let maxDepth = 0;
   let contentRoot: ContentElement | null = null;
 
-  const absolute = (value: string): string | null => {
+  const resolve = (value: string): string | null => {
     try {
-      return new URL(value.trim(), base ?? undefined).href;
+      return new URL(value, base ?? undefined).href;
     } catch {
       return null;
     }
+  };
+  // A documentation page links to itself and a few neighbours hundreds of times (`#anchor`
+  // permalinks, `other.html#name`): each target before its fragment is resolved once, and a
+  // fragment the URL parser would copy as it is (no character it percent-encodes) is appended.
+  const resolved = new Map<string, string | null>();
+  const absolute = (value: string): string | null => {
+    const trimmed = value.trim();
+    const hashAt = trimmed.indexOf('#');
+    const fragment = hashAt >= 0 ? trimmed.slice(hashAt) : '';
+    if (hashAt >= 0 && !PLAIN_FRAGMENT.test(fragment)) return resolve(trimmed);
+    const target = hashAt >= 0 ? trimmed.slice(0, hashAt) : trimmed;
+    let page = resolved.get(target);
+    if (page === undefined) {
+      page = resolve(target);
+      // Resolving '' gives the base without its fragment; a target that kept a '#' is not cached.
+      if (page?.includes('#')) page = null;
+      resolved.set(target, page);
+      if (page === null) return resolve(trimmed);
+    }
+    return page === null ? resolve(trimmed) : page + fragment;
   };
 
   /** Returns whether to descend into the element. */
