@@ -74,6 +74,8 @@ export function buildApi(context: ApiContext): FastifyInstance {
     clientErrorHandler: clientErrorHandler(nextRequestId),
   });
   app.server.maxConnections = HTTP_LIMITS.maxConnections;
+  // New connections are accepted one per loop iteration: work waiting for a turn lets a backlog of them in first.
+  context.turns.giveWayTo(app.server);
   // Without a listener Node drops a CONNECT (or an Upgrade) unanswered; neither is served here.
   app.server.on('connect', (_request, socket) =>
     refuseSocket(socket as Socket, 'CONNECT is not served here', nextRequestId()),
