@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { percentile } from '../quality/search/metrics.js';
-import { type ApiCall, apiClient, waitForRun } from '../test/api-client.js';
+import { apiClient, waitForRun } from '../test/api-client.js';
 import { FixtureSite } from '../test/fixture-site.js';
 import {
   deepBody,
@@ -29,24 +29,11 @@ import {
   largeSchema,
   REDOS_SCHEMA,
 } from '../test/hostile-requests.js';
+import { probeFor, probeUntil } from '../test/probes.js';
 import { exited, type ServerProcess, spawnServer } from '../test/server-process.js';
 import { rssMb } from './child-process.js';
 
 const QUIET_MS = 5_000;
-
-/** Probes `paths` one after another until `until()` is true: each probe's latency in ms. */
-async function probe(call: ApiCall, paths: string[], until: () => boolean): Promise<number[]> {
-  const latencies: number[] = [];
-  while (!until()) {
-    for (const path of paths) {
-      const started = performance.now();
-      const { status } = await call('GET', path);
-      latencies.push(performance.now() - started);
-      if (status !== 200) throw new Error(`probe ${path} answered ${status}`);
-    }
-  }
-  return latencies;
-}
 
 function describeProbes(phase: string, latencies: number[]): string {
   const over = latencies.filter((latency) => latency > 100).length;
@@ -75,10 +62,8 @@ export async function benchAttack(): Promise<void> {
     const paths = ['/healthz', `/api/v1/runs/${normal.body.id}`];
 
     console.log('\nattack bench: one request cannot stall the others (server in its own process)');
-    const quietUntil = performance.now() + QUIET_MS;
-    const quiet = await probe(call, paths, () => performance.now() > quietUntil);
+    const { latencies: quiet } = await probeFor(call, paths, QUIET_MS);
 
-    let hostileDone = false;
     const hostile = Promise.all([
       call('POST', '/api/v1/extract', { urls: [`${site.url}/redos`], schema: REDOS_SCHEMA }).then((created) =>
         waitForRun(call, created.body.id, 120_000),
@@ -87,15 +72,13 @@ export async function benchAttack(): Promise<void> {
         call('POST', '/api/v1/extract', { urls: [`${site.url}/plain`], schema: largeSchema(i) }),
       ),
       ...Array.from({ length: 10 }, () => call('POST', '/api/v1/extract', deepBody(`${site.url}/plain`))),
-    ]).finally(() => {
-      hostileDone = true;
-    });
+    ]);
     const started = performance.now();
     // The probes are timed by this process, which also builds and sends the hostile requests: its own
     // event loop's delays are printed beside them, to tell the client's waits from the server's.
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     clientLoop.enable();
-    const underAttack = await probe(call, paths, () => hostileDone);
+    const { latencies: underAttack } = await probeUntil(call, paths, hostile);
     clientLoop.disable();
     const [redos] = await hostile;
     console.log(describeProbes('baseline: nothing else running', quiet));

@@ -4,21 +4,26 @@
  * distinct schemas from one key, bodies nested 64 levels — `/healthz` and a
  * normal `GET /runs/{id}` keep answering.
  *
- * The bound is on the event loop, measured with perf_hooks'
- * monitorEventLoopDelay (the server runs in this process) and by many
- * sequential probes, and made to hold on a loaded two-core machine: the
- * loop's p99 delay under 250 ms and its longest under 1.5 s; the probes wait
- * over 100 ms for less than a quarter of the time, and never over 2.5 s. Before the schema thread the loop was held
- * for the whole minute the hostile requests took (2^28 backtracking steps for
- * the pattern, hundreds of milliseconds per schema compile); with it, what
- * remains are the machine's pauses and the burst's own body validation
- * (zod, a few milliseconds per large schema, 40 of them arriving at once).
+ * Measured on the event loop (perf_hooks' monitorEventLoopDelay: the server
+ * runs in this process) and by sequential probes, each beside the same run's
+ * baseline: the same probing for a few seconds with nothing else running, so
+ * a machine that is loaded right now loosens the bounds with it. The bounds
+ * are generous on purpose (the 100 ms promise is measured from outside the
+ * server by `bench attack`, not asserted here): what they catch is the loop
+ * held for the hostile requests' work, as before the schema thread — for the
+ * whole minute they took (2^28 backtracking steps for the pattern, hundreds
+ * of milliseconds per schema compile), every probe waiting. What remains is
+ * the machine's pauses and the burst's own body validation (zod, a few
+ * milliseconds per large schema, 40 arriving at once, one per loop turn).
+ * That a new connection is not kept waiting behind the burst's turns is
+ * shown structurally in `src/loop-turns.test.ts`.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, waitForRun } from './api-client.js';
 import { FixtureSite } from './fixture-site.js';
 import { deepBody, HOSTILE_PAGES, largeSchema, REDOS_SCHEMA } from './hostile-requests.js';
+import { probeFor, probeUntil, waitingShare } from './probes.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 let site: FixtureSite;
@@ -35,28 +40,6 @@ afterAll(async () => {
   await site?.stop();
 });
 
-/** GETs `paths` one after another until `done` settles: the latency of each and the time it took, in ms. */
-async function probeUntil(
-  done: Promise<unknown>,
-  paths: string[],
-): Promise<{ latencies: number[]; elapsed: number }> {
-  let finished = false;
-  void done.finally(() => {
-    finished = true;
-  });
-  const started = performance.now();
-  const latencies: number[] = [];
-  while (!finished) {
-    for (const path of paths) {
-      const started = performance.now();
-      const { status } = await server.call('GET', path);
-      latencies.push(performance.now() - started);
-      expect(status).toBe(200);
-    }
-  }
-  return { latencies, elapsed: performance.now() - started };
-}
-
 describe('one request cannot starve the others', () => {
   it('keeps /healthz and GET /runs/{id} answering while hostile requests run', {
     timeout: 180_000,
@@ -64,6 +47,14 @@ describe('one request cannot starve the others', () => {
     const normal = await server.call('POST', '/api/v1/crawl', { urls: [`${site.url}/plain`] });
     expect(normal.status).toBe(202);
     await waitForRun(server.call, normal.body.id);
+    const paths = ['/healthz', `/api/v1/runs/${normal.body.id}`];
+    const ms = (ns: number) => ns / 1e6;
+
+    // The baseline: the same probing with nothing else running, on this machine as loaded as it is now.
+    const quietLoop = monitorEventLoopDelay({ resolution: 10 });
+    quietLoop.enable();
+    const quiet = await probeFor(server.call, paths, 3_000);
+    quietLoop.disable();
 
     const redos = async () => {
       const created = await server.call('POST', '/api/v1/extract', {
@@ -92,7 +83,7 @@ describe('one request cannot starve the others', () => {
     loop.enable();
     const hostile = Promise.all([redos(), burst(), deep()]);
 
-    const { latencies, elapsed } = await probeUntil(hostile, ['/healthz', `/api/v1/runs/${normal.body.id}`]);
+    const attack = await probeUntil(server.call, paths, hostile);
     const [redosResult, burstAnswers, deepAnswers] = await hostile;
     loop.disable();
 
@@ -102,23 +93,16 @@ describe('one request cannot starve the others', () => {
     for (const answer of burstAnswers) expect(answer.status, JSON.stringify(answer.body)).toBe(202);
     for (const answer of deepAnswers) expect(answer.status, JSON.stringify(answer.body)).toBe(202);
 
-    // Time the probes spent waiting over 100 ms, as a share of the whole: a loop held by one compile
-    // after another keeps most probes waiting; a loaded machine's pauses are rare and shorter.
-    const slow = latencies.filter((latency) => latency > 100);
-    const blockedShare = slow.reduce((sum, latency) => sum + latency, 0) / elapsed;
-    const max = Math.max(...latencies);
-    console.log(
-      `probes: ${latencies.length} in ${(elapsed / 1000).toFixed(1)} s; over 100 ms: ${slow.length} (${(blockedShare * 100).toFixed(1)} % of the time); longest ${max.toFixed(0)} ms`,
-    );
-    const ms = (ns: number) => ns / 1e6;
-    console.log(
-      `event loop delay: p50 ${ms(loop.percentile(50)).toFixed(1)} ms, p99 ${ms(loop.percentile(99)).toFixed(1)} ms, max ${ms(loop.max).toFixed(0)} ms`,
-    );
-    // The loop itself: rarely held, and never for long (before the schema thread: held for over a minute).
-    expect(ms(loop.percentile(99))).toBeLessThan(250);
-    expect(ms(loop.max)).toBeLessThan(1_500);
-    expect(latencies.length).toBeGreaterThan(20);
-    expect(blockedShare).toBeLessThan(0.25);
-    expect(max).toBeLessThan(2500);
+    const summary = (phase: string, probes: typeof quiet, histogram: typeof loop) =>
+      `${phase}: ${probes.latencies.length} probes in ${(probes.elapsed / 1000).toFixed(1)} s, longest ${Math.max(...probes.latencies).toFixed(0)} ms, ${(waitingShare(probes) * 100).toFixed(1)} % of the time in probes over 100 ms; loop delay p99 ${ms(histogram.percentile(99)).toFixed(1)} ms, max ${ms(histogram.max).toFixed(0)} ms`;
+    console.log(summary('baseline', quiet, quietLoop));
+    console.log(summary('under attack', attack, loop));
+    expect(attack.latencies.length).toBeGreaterThan(20);
+    // Beside the baseline, with room for a loaded machine (a quarter of the time was once exceeded under
+    // heavy load): a loop held by one compile after another keeps nearly every probe waiting, all along.
+    expect(waitingShare(attack)).toBeLessThan(Math.max(0.5, 2 * waitingShare(quiet)));
+    expect(ms(loop.percentile(99))).toBeLessThan(Math.max(250, 4 * ms(quietLoop.percentile(99))));
+    expect(ms(loop.max)).toBeLessThan(Math.max(1_500, 4 * ms(quietLoop.max)));
+    expect(Math.max(...attack.latencies)).toBeLessThan(Math.max(2_500, 4 * Math.max(...quiet.latencies)));
   });
 });
