@@ -9,7 +9,9 @@
  *    right now), then again while the hostile requests run (the `(a+)+$`
  *    pattern against a page made for it, 40 distinct ~40 KB schemas at once,
  *    10 bodies nested 64 levels). Printed: probes, p50, p99, longest, and how
- *    many waited over 100 ms.
+ *    many waited over 100 ms; then the same less the time this (the probing)
+ *    process's own event loop was held during each probe, which is not the
+ *    server's.
  * 2. Memory: 3,000 distinct schemas from one key, 20 at a time, to a server
  *    of its own that runs no workers (what grew was the request path: nothing
  *    is fetched); its resident set before, after 1,000 and after 3,000, and
@@ -29,7 +31,7 @@ import {
   largeSchema,
   REDOS_SCHEMA,
 } from '../test/hostile-requests.js';
-import { probeFor, probeUntil } from '../test/probes.js';
+import { type Probes, probeFor, probeUntil } from '../test/probes.js';
 import { exited, type ServerProcess, spawnServer } from '../test/server-process.js';
 import { rssMb } from './child-process.js';
 
@@ -39,6 +41,32 @@ function describeProbes(phase: string, latencies: number[]): string {
   const over = latencies.filter((latency) => latency > 100).length;
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   return `${phase.padEnd(34)} ${String(latencies.length).padStart(6)} probes  p50 ${ms(percentile(latencies, 0.5))}  p99 ${ms(percentile(latencies, 0.99))}  longest ${ms(Math.max(...latencies))}  over 100 ms: ${over}`;
+}
+
+/** When this process's event loop was held, as {@link watchLoopHolds} saw it. */
+interface LoopHolds {
+  stop: () => void;
+  /** How long, in ms, the loop was held between `from` and `to` (`performance.now()` times). */
+  heldWithin: (from: number, to: number) => number;
+}
+
+/**
+ * Records when this process's event loop was held (a 2 ms timer that came
+ * late by over 5 ms), to take those holds out of the probes' latencies.
+ */
+function watchLoopHolds(): LoopHolds {
+  const holds: [number, number][] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > 7) holds.push([last + 2, now]);
+    last = now;
+  }, 2);
+  return {
+    stop: () => clearInterval(timer),
+    heldWithin: (from: number, to: number) =>
+      holds.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0),
+  };
 }
 
 /** Runs the attack bench and prints its figures. */
@@ -62,7 +90,10 @@ export async function benchAttack(): Promise<void> {
     const paths = ['/healthz', `/api/v1/runs/${normal.body.id}`];
 
     console.log('\nattack bench: one request cannot stall the others (server in its own process)');
-    const { latencies: quiet } = await probeFor(call, paths, QUIET_MS);
+    const quietHolds = watchLoopHolds();
+    const quietProbes = await probeFor(call, paths, QUIET_MS);
+    quietHolds.stop();
+    const quiet = quietProbes.latencies;
 
     const hostile = Promise.all([
       call('POST', '/api/v1/extract', { urls: [`${site.url}/redos`], schema: REDOS_SCHEMA }).then((created) =>
@@ -74,17 +105,30 @@ export async function benchAttack(): Promise<void> {
       ...Array.from({ length: 10 }, () => call('POST', '/api/v1/extract', deepBody(`${site.url}/plain`))),
     ]);
     const started = performance.now();
-    // The probes are timed by this process, which also builds and sends the hostile requests: its own
-    // event loop's delays are printed beside them, to tell the client's waits from the server's.
+    // The probes are timed by this process, which also builds and sends the hostile requests (and shares
+    // the machine): its own event loop's delays are printed beside them, and taken out of each probe, to
+    // tell the client's waits from the server's.
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
     clientLoop.enable();
-    const { latencies: underAttack } = await probeUntil(call, paths, hostile);
+    const ownHolds = watchLoopHolds();
+    const attack = await probeUntil(call, paths, hostile);
+    ownHolds.stop();
     clientLoop.disable();
+    const underAttack = attack.latencies;
     const [redos] = await hostile;
     console.log(describeProbes('baseline: nothing else running', quiet));
     console.log(describeProbes('while the hostile requests run', underAttack));
     console.log(
       `  this (the probing) process's own event loop meanwhile: p99 ${(clientLoop.percentile(99) / 1e6).toFixed(1)} ms, longest ${(clientLoop.max / 1e6).toFixed(1)} ms`,
+    );
+    const waitsLessOwnHolds = (probes: Probes, holds: LoopHolds) =>
+      probes.latencies.map(
+        (latency, i) => latency - holds.heldWithin(probes.sentAt[i]!, probes.sentAt[i]! + latency),
+      );
+    const quietWaits = waitsLessOwnHolds(quietProbes, quietHolds);
+    const attackWaits = waitsLessOwnHolds(attack, ownHolds);
+    console.log(
+      `  each probe less the time this process's own loop was held during it: longest ${Math.max(...attackWaits).toFixed(1)} ms, over 100 ms: ${attackWaits.filter((wait) => wait > 100).length} (baseline: longest ${Math.max(...quietWaits).toFixed(1)} ms)`,
     );
     console.log(
       `  hostile requests answered in ${((performance.now() - started) / 1000).toFixed(1)} s; the (a+)+$ run ended ${redos.status}`,

@@ -10,6 +10,8 @@ import type { ApiCall } from './api-client.js';
 export interface Probes {
   /** Each probe's latency, in ms, in the order sent. */
   latencies: number[];
+  /** When each probe was sent (`performance.now()`), in the same order. */
+  sentAt: number[];
   /** How long the probing lasted, in ms. */
   elapsed: number;
 }
@@ -27,15 +29,17 @@ export async function probeUntil(call: ApiCall, paths: string[], done: Promise<u
   done.then(stop, stop);
   const started = performance.now();
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   while (!finished) {
     for (const path of paths) {
       const sent = performance.now();
       const { status } = await call('GET', path);
       latencies.push(performance.now() - sent);
+      sentAt.push(sent);
       if (status !== 200) throw new Error(`probe ${path} answered ${status}`);
     }
   }
-  return { latencies, elapsed: performance.now() - started };
+  return { latencies, sentAt, elapsed: performance.now() - started };
 }
 
 /** Probes `paths` for `ms` with nothing else running: the same run's baseline. */
