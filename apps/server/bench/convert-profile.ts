@@ -2,21 +2,24 @@
  * Where a page's conversion CPU goes (`npx tsx bench/convert-profile.ts`):
  * the stages of `convertPage` timed one by one over a spread sample of the
  * development manuals (Debian's Python and Git manuals), in this process,
- * after a warm-up pass. A page that marks its main content goes the light
- * path (light parse, scan, the marked element cleaned, text, Markdown);
- * any other the linkedom path (parse, scan, Readability, text, Markdown).
+ * after a warm-up pass. Every page goes the light path (light parse, scan,
+ * the marked element cleaned or, on a page that marks nothing, the picker's
+ * choice, text, Markdown); a page whose marked element is too short, or
+ * that the light tree cannot take, the linkedom path after it (parse, scan,
+ * Readability, text, Markdown).
  * The linkedom parse of every page is timed too, for comparison. Prints
  * CPU ms per page (this thread's user + system time, not wall time: the
  * machine is shared) for each stage and the whole.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { convertPage, mayMarkMainContent } from '../src/content/convert-page.js';
+import { convertPage } from '../src/content/convert-page.js';
 import { type ContentElement, parseLightDocument } from '../src/content/light-dom.js';
-import { extractMainContent, markedContent } from '../src/content/main-content.js';
+import { extractMainContent, markedContent, removeNoise } from '../src/content/main-content.js';
 import { elementToMarkdown } from '../src/content/markdown.js';
 import { documentBaseUrl, scanPage } from '../src/content/page-metadata.js';
 import { parseHtmlDocument } from '../src/content/parse-document.js';
+import { pickMainContent, shortPageContent } from '../src/content/pick-content.js';
 import { elementToText } from '../src/content/plain-text.js';
 
 const MANUALS = [
@@ -42,7 +45,13 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-function profile(root: string): { pages: number; kb: number; marked: number; ms: Record<string, number> } {
+function profile(root: string): {
+  pages: number;
+  kb: number;
+  marked: number;
+  fallback: number;
+  ms: Record<string, number>;
+} {
   const files = (readdirSync(root, { recursive: true }) as string[])
     .filter((file) => file.endsWith('.html') && !file.startsWith('_'))
     .sort();
@@ -51,6 +60,7 @@ function profile(root: string): { pages: number; kb: number; marked: number; ms:
   const ms: Record<string, number> = Object.fromEntries(STAGES.map((s) => [s, 0]));
   let bytes = 0;
   let marked = 0;
+  let fallback = 0;
   for (const measured of [false, true]) {
     for (const file of sample) {
       const html = readFileSync(join(root, file), 'utf8');
@@ -62,19 +72,25 @@ function profile(root: string): { pages: number; kb: number; marked: number; ms:
         return value;
       };
       const parse = STAGES[0];
-      // The light path, as convertPage takes it for a page marking its content.
-      let lightRoot: ContentElement | null = null;
+      // The light path, as convertPage takes it: the marked element, else the picker's choice.
+      let content: ContentElement | null = null;
       let isMarked = false;
-      if (mayMarkMainContent(html)) {
-        const light = timed(parse, () => parseLightDocument(html));
-        lightRoot = timed('scan', () => scanPage(light, documentBaseUrl(light, url))).contentRoot;
-        const root = lightRoot;
-        isMarked = timed('main content', () => root !== null && markedContent(root));
+      const light = timed(parse, () => parseLightDocument(html));
+      const body = light.body;
+      if (light.documentElement?.tagName === 'HTML' && body) {
+        const facts = timed('scan', () => scanPage(light, documentBaseUrl(light, url)));
+        const root = facts.contentRoot;
+        content = timed('main content', () => {
+          if (root) {
+            isMarked = markedContent(root);
+            return isMarked ? root : null;
+          }
+          const picked = pickMainContent(body, url) ?? shortPageContent(body);
+          removeNoise(picked);
+          return picked;
+        });
       }
-      let content: ContentElement;
-      if (isMarked) {
-        content = lightRoot!;
-      } else {
+      if (!content) {
         // The linkedom path: the light work above is what convertPage spends before turning to it.
         const document = timed(parse, () => parseHtmlDocument(html));
         const facts = timed('scan', () => scanPage(document, documentBaseUrl(document, url)));
@@ -88,27 +104,29 @@ function profile(root: string): { pages: number; kb: number; marked: number; ms:
           }),
         );
         content = main.element;
+        fallback += measured ? 1 : 0;
       }
-      timed('text', () => elementToText(content));
-      timed('markdown', () => elementToMarkdown(content));
+      const done = content;
+      timed('text', () => elementToText(done));
+      timed('markdown', () => elementToMarkdown(done));
       timed('convertPage (no html format)', () => convertPage(html, url, { html: false }));
       timed('convertPage (all formats)', () => convertPage(html, url));
       timed('linkedom parse (comparison)', () => parseHtmlDocument(html));
-      const main = { source: isMarked ? 'marked' : 'other' };
       if (measured) {
         bytes += html.length;
-        if (main.source === 'marked') marked += 1;
+        if (isMarked) marked += 1;
       }
     }
   }
   for (const stage of STAGES) ms[stage] = ms[stage]! / sample.length;
-  return { pages: sample.length, kb: bytes / sample.length / 1024, marked, ms };
+  return { pages: sample.length, kb: bytes / sample.length / 1024, marked, fallback, ms };
 }
 
 for (const manual of MANUALS) {
-  const { pages, kb, marked, ms } = profile(manual.root);
+  const { pages, kb, marked, fallback, ms } = profile(manual.root);
   console.log(
-    `${manual.name}: ${pages} pages, ${kb.toFixed(0)} KB of HTML a page, ${marked} marking their main content`,
+    `${manual.name}: ${pages} pages, ${kb.toFixed(0)} KB of HTML a page, ${marked} marking their main content, ` +
+      `${fallback} on the linkedom + Readability fallback`,
   );
   for (const stage of STAGES)
     console.log(`  ${stage.padEnd(30)} ${ms[stage]!.toFixed(1).padStart(7)} ms/page`);

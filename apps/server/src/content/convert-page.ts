@@ -1,8 +1,9 @@
 import { type ContentElement, innerHtml, type LightElement, parseLightDocument } from './light-dom.js';
-import { extractMainContent, markedContent } from './main-content.js';
+import { extractMainContent, hasText, markedContent, removeNoise } from './main-content.js';
 import { elementToMarkdown } from './markdown.js';
 import { documentBaseUrl, type PageFacts, scanPage } from './page-metadata.js';
 import { parseHtmlDocument } from './parse-document.js';
+import { pickMainContent, shortPageContent } from './pick-content.js';
 import { elementToText } from './plain-text.js';
 import type { ConvertedPage } from './types.js';
 
@@ -34,44 +35,47 @@ function lowerCaseTagNames(html: string): string {
   );
 }
 
-const MARKS_MAIN = /<main[\s>]|\brole\s*=\s*["']?main\b/i;
-
-/** Whether a page may mark its main content: a cheap look at its text before the light parse. */
-export function mayMarkMainContent(html: string): boolean {
-  return MARKS_MAIN.test(html);
-}
-
 /**
  * Converts a fetched HTML page into every format the API serves. Title,
  * canonical URL, links and headings come from the whole page; markdown,
- * html and text from its main content. A page that marks it (`<main>`,
- * `role="main"`) is parsed once into a light tree and every format comes
- * from that one parse; any other page is parsed with linkedom for
- * Readability (with a `<main>`/`<article>`/`<body>` fallback). Relative
- * URLs are resolved against `<base href>` or `pageUrl`. Never throws on
- * malformed HTML. With `html: false` the content is not serialised back to
- * HTML (`html` is empty).
+ * html and text from its main content. The page is parsed once into a
+ * light tree and every format comes from that one parse: the content is the
+ * element the page marks (`<main>`, `role="main"`), else the one the picker
+ * chooses (`pick-content.ts`: Readability's scoring rules on the light
+ * tree). linkedom and Readability run only as the fallback: a page without
+ * an `<html>` and `<body>` to go by (a fragment), nesting too deep, or
+ * marking an element with too little text. Relative URLs are resolved
+ * against `<base href>` or `pageUrl`. Never throws on malformed HTML. With
+ * `html: false` the content is not serialised back to HTML (`html` is empty).
  */
 export function convertPage(html: string, pageUrl: string, options: { html?: boolean } = {}): ConvertedPage {
-  return (
-    (MARKS_MAIN.test(html) && convertMarkedPage(html, pageUrl, options)) ||
-    convertWithReadability(html, pageUrl, options)
-  );
+  return convertLightPage(html, pageUrl, options) ?? convertWithReadability(html, pageUrl, options);
 }
 
 /**
- * The one-parse path: a light tree, scanned once, its marked content cleaned
- * and written out. Null when the page has no `<html>` root, nests too deep
- * for the recursive writers, or marks no content with enough text: then
- * Readability decides.
+ * The one-parse path: a light tree, scanned once, its content (the marked
+ * element, else the picker's choice) cleaned and written out. Null when
+ * the page has no `<html>` and `<body>`, nests too deep for the recursive
+ * writers, or has no content with enough text to go by: then linkedom and
+ * Readability decide.
  */
-function convertMarkedPage(html: string, pageUrl: string, options: { html?: boolean }): ConvertedPage | null {
+function convertLightPage(html: string, pageUrl: string, options: { html?: boolean }): ConvertedPage | null {
   const document = parseLightDocument(html);
-  if (document.documentElement?.tagName !== 'HTML') return null;
-  const facts = scanPage(document, documentBaseUrl(document, pageUrl));
-  if (facts.maxDepth > MARKDOWN_MAX_DEPTH || !facts.contentRoot || !markedContent(facts.contentRoot))
-    return null;
-  const root = unwrapSingleDivs(facts.contentRoot) as LightElement;
+  const body = document.body;
+  if (document.documentElement?.tagName !== 'HTML' || !body) return null;
+  const base = documentBaseUrl(document, pageUrl);
+  const facts = scanPage(document, base);
+  if (facts.maxDepth > MARKDOWN_MAX_DEPTH) return null;
+  let content: ContentElement | null = null;
+  if (facts.contentRoot && markedContent(facts.contentRoot)) content = facts.contentRoot;
+  else if (!facts.contentRoot) {
+    // Scanning made the links absolute: in-page links are the page's own URL with a fragment.
+    content = pickMainContent(body, base?.href ?? pageUrl) ?? shortPageContent(body);
+    removeNoise(content);
+    if (!hasText(content, 1)) content = null;
+  }
+  if (!content) return null;
+  const root = unwrapSingleDivs(content) as LightElement;
   return formats(root, facts, options.html === false ? '' : innerHtml(root).trim(), undefined);
 }
 
@@ -106,7 +110,7 @@ function formats(
   return page;
 }
 
-/** The linkedom path (every page before the light tree; exported to compare the two): Readability picks the content unless the page marks it. */
+/** The linkedom path (the fallback; every page before the light tree; exported to compare the two): Readability picks the content unless the page marks it. */
 export function convertWithReadability(
   html: string,
   pageUrl: string,

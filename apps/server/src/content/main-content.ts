@@ -51,7 +51,7 @@ function linkDense(element: ContentElement): boolean {
  * asides inside it that are mostly links (related links; footnotes and
  * notes stay).
  */
-function removeNoise(root: ContentElement): void {
+export function removeNoise(root: ContentElement): void {
   const doomed: ContentElement[] = [];
   const stack: [ContentElement, boolean][] = [];
   const push = (parent: ContentElement, inContent: boolean) => {
@@ -124,7 +124,7 @@ export function markedContent(contentRoot: ContentElement): boolean {
  * are enough (the content of a long page is not copied into one string to
  * learn that it is long); exact otherwise.
  */
-function hasText(element: ContentElement, length: number): boolean {
+export function hasText(element: ContentElement, length: number): boolean {
   let count = 0;
   const stack: ContentNode[] = [element];
   while (stack.length > 0) {

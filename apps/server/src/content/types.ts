@@ -18,8 +18,9 @@ export interface ConvertedPage {
   /**
    * Readability's metadata of the page (extraction weighs it as evidence);
    * null when Readability was not run (a page too large or deep for it, not
-   * HTML) or found no article; absent when the page marks its main content
-   * (Readability was not needed for the content; extraction reads it itself).
+   * HTML) or found no article; absent when the content came from the light
+   * tree (marked by the page or chosen by the picker: Readability did not run;
+   * extraction reads it itself).
    */
   article?: ArticleMetadata | null;
 }
