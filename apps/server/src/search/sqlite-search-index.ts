@@ -8,6 +8,7 @@ import {
   SNIPPET_ELLIPSIS,
 } from '../store/sqlite/search/index.js';
 import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
+import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
 import {
   matchOf,
   type ParsedQuery,
@@ -30,6 +31,8 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
   rerank?: RerankWeights;
   /** How many of the best bm25 matches are re-ranked. Default 100. */
   rerankDepth?: number;
+  /** The best-passage step (see {@link rescoreByPassage}); `{ weight: 0, … }` turns it off. */
+  passage?: PassageWeights;
 }
 
 export const DEFAULT_WEIGHTS: Bm25Weights = { title: 10, headings: 4, body: 1 };
@@ -55,6 +58,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly rerankWeights: RerankWeights;
   private readonly rerankDepth: number;
   private readonly parseOptions: QueryParseOptions;
+  private readonly passage: PassageWeights;
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
@@ -64,6 +68,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.weights = options.weights ?? DEFAULT_WEIGHTS;
     this.rerankWeights = options.rerank ?? DEFAULT_RERANK_WEIGHTS;
     this.rerankDepth = options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
+    this.passage = options.passage ?? DEFAULT_PASSAGE_WEIGHTS;
     this.parseOptions = {
       prefixLastWord: options.prefixLastWord,
       dropStopWords: options.dropStopWords,
@@ -161,6 +166,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
       seq: r.candidate.key,
       score: r.score,
     }));
+    // Of the best pages, those holding the question's words together in one passage first.
+    const bodies = new Map<number, string>();
+    if (this.passage.weight > 0)
+      for (const { seq } of ranked.slice(0, this.passage.depth)) bodies.set(seq, this.store.body(seq));
+    ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of rows.slice(this.rerankDepth)) {

@@ -7,6 +7,7 @@ import {
   vectorFromBytes,
   vectorToBytes,
 } from '../../search/embeddings.js';
+import { DEFAULT_PASSAGE_WEIGHTS, rescoreByPassage } from '../../search/passage.js';
 import {
   neighbourPhrases,
   type ParsedQuery,
@@ -208,6 +209,9 @@ export class PostgresSearchIndex implements SearchIndexLike {
       held: row.held,
     }));
     let ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
+    // As on SQLite: of the best pages, those holding the question's words together in one passage first.
+    const head = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
+    ranked = rescoreByPassage(ranked, await this.bodiesOf(head), { clauses });
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of rows.slice(RERANK_DEPTH)) {
@@ -282,6 +286,17 @@ export class PostgresSearchIndex implements SearchIndexLike {
   }
 
   /** The documents of rows `seqs` (hits found only by the vector ranking). */
+  /** The bodies of the documents `seqs`, by row. */
+  private async bodiesOf(seqs: number[]): Promise<Map<number, string>> {
+    if (seqs.length === 0) return new Map();
+    const { rows } = await query<{ seq: string; body: string }>(
+      this.pool,
+      'SELECT seq, body FROM search_documents WHERE seq = ANY($1::bigint[])',
+      [seqs],
+    );
+    return new Map(rows.map((row) => [Number(row.seq), row.body]));
+  }
+
   private async documentsOf(seqs: number[]): Promise<DocumentRow[]> {
     if (seqs.length === 0) return [];
     const { rows } = await query<DocumentRow>(

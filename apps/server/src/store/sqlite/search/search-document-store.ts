@@ -85,6 +85,7 @@ export class SearchDocumentStore {
   private readonly deleteOrphan: Statement;
   private readonly collectionsOf: Statement;
   private readonly documentBySeq: Statement;
+  private readonly bodyBySeq: Statement;
   private readonly bodySnippet: Statement;
   private readonly anySnippet: Statement;
   private readonly matchesRow: Statement;
@@ -116,6 +117,7 @@ export class SearchDocumentStore {
       `SELECT seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, collection, indexed_at
        FROM search_documents WHERE seq = ?`,
     );
+    this.bodyBySeq = db.prepare('SELECT body FROM search_documents WHERE seq = ?').pluck();
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
     // with another document's row: the snippet of the wrong page).
     this.matchesRow = db.prepare(
@@ -190,6 +192,11 @@ export class SearchDocumentStore {
   /** The document of row `seq` (undefined when it was deleted meanwhile). */
   document(seq: number): MatchedDocument | undefined {
     return this.documentBySeq.get(seq) as MatchedDocument | undefined;
+  }
+
+  /** The body of row `seq` ('' when it was deleted meanwhile). */
+  body(seq: number): string {
+    return (this.bodyBySeq.get(seq) as string | undefined) ?? '';
   }
 
   /** Snippet of the body around the match, or of the best column when the body has no match. */
