@@ -76,9 +76,10 @@ export async function crawlWithServer(
   };
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  // The built server, as users run it (`pnpm bench` builds first); the sources through tsx otherwise.
+  // The built server, as users run it (`pnpm bench` builds first); the sources through tsx otherwise,
+  // and when profiling (the profile then names source files rather than one bundle).
   const args = [
-    ...serverCommand(true),
+    ...serverCommand(!profileDir),
     'start',
     '--port',
     '0',

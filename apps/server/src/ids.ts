@@ -1,6 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * Random bytes drawn from the system a few kilobytes at a time: a crawled
+ * page adds an item id for each link it finds, and one system call per id
+ * cost more than the rest of the id.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomBytes(count: number): Buffer {
+  if (poolAt + count > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += count;
+  return pool.subarray(poolAt - count, poolAt);
+}
 
 /**
  * A new opaque id with a type prefix (`run_…`, `res_…`): a millisecond

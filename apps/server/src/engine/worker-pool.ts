@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimedItem, ItemOutcome, Store } from '../store/store.js';
+import { ResultWriter } from './result-writer.js';
 
 /** Turns one claimed item into its outcome; must honour `signal` (cancel, delete, shutdown). */
 export type ItemProcessor = (item: ClaimedItem, signal: AbortSignal) => Promise<ItemOutcome>;
@@ -14,7 +15,15 @@ export interface WorkerPoolOptions {
   /** A run changed (an item of it was claimed or finished): long polls answer at once. */
   onRunChanged?: ((runId: string) => void) | undefined;
   onError?: ((error: unknown) => void) | undefined;
+  /**
+   * Group commit: how long a finished item waits for others to share its
+   * transaction (ms; written at once when no other item is in flight).
+   */
+  commitDelayMs?: number | undefined;
 }
+
+/** Default of {@link WorkerPoolOptions.commitDelayMs}: short beside a page's own time, long enough to share. */
+export const COMMIT_DELAY_MS = 25;
 
 interface ActiveItem {
   item: ClaimedItem;
@@ -33,12 +42,21 @@ export class WorkerPool {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Finished items whose outcome waits for its transaction. */
+  private committing = 0;
+  /** Writes finished items' outcomes several to a transaction. */
+  readonly writer: ResultWriter;
 
   constructor(
     private readonly store: Store,
     private readonly process: ItemProcessor,
     private readonly options: WorkerPoolOptions,
-  ) {}
+  ) {
+    this.writer = new ResultWriter(store, {
+      maxBatch: options.concurrency,
+      maxDelayMs: options.commitDelayMs ?? COMMIT_DELAY_MS,
+    });
+  }
 
   start(): void {
     if (this.running) return;
@@ -78,6 +96,7 @@ export class WorkerPool {
       for (const active of left) active.controller.abort(new Error('shutting down'));
       await Promise.all(left.map((a) => a.done));
     }
+    await this.writer.flush();
   }
 
   private async run(): Promise<void> {
@@ -115,12 +134,18 @@ export class WorkerPool {
   private async complete(item: ClaimedItem, outcome: ItemOutcome, signal: AbortSignal): Promise<void> {
     const deadline = Date.now() + this.options.leaseMs;
     for (;;) {
+      this.committing += 1;
       try {
-        await this.store.completeItem(item, outcome);
+        const written = this.writer.complete(item, outcome);
+        // No other item could join the batch (all in flight wait for a write): no reason to wait.
+        if (this.committing >= this.active.size) void this.writer.flush();
+        await written;
         return;
       } catch (error) {
         if (!isUnavailable(error) || Date.now() > deadline || signal.aborted) throw error;
         await sleep(COMPLETE_RETRY_MS);
+      } finally {
+        this.committing -= 1;
       }
     }
   }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RUN_PARAMS } from '@webdata/contract';
+import { RUN_PARAMS, SearchRequest } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from './blobs/directory-blob-store.js';
 import { PostgresStore } from './postgres/postgres-store.js';
@@ -111,6 +111,45 @@ describe.each(stores)('%s work items', (name, makeStore) => {
       status: 'completed',
       stats: { succeeded: 1 },
     });
+  });
+
+  it('writes a batch in one call, each item under its own lease: a lost lease leaves only that one out', async () => {
+    store = await makeStore();
+    const urls = ['https://s.example/a', 'https://s.example/b', 'https://s.example/c'];
+    const runId = await crawlRun(urls);
+    const claimed = (await store.claimItems('w1', 5, 60_000)) as ClaimedItem[];
+    expect(claimed).toHaveLength(3);
+    // The middle item's lease is lost (put back in the queue) before the batch is written.
+    const lost = claimed[1]!;
+    await store.releaseItem(lost);
+    const written = await store.completeItems(
+      claimed.map((item) => ({
+        item,
+        outcome: {
+          ...outcome('succeeded'),
+          discovered: [found(`${item.url}/next`)],
+          document: {
+            owner: OWNER,
+            collection: 'c',
+            url: item.url,
+            title: item.url,
+            headings: [],
+            body: `page ${item.url}`,
+            runId,
+          },
+        },
+      })),
+    );
+    expect(written).toEqual([true, false, true]);
+    const results = await store.listResults(OWNER, runId, { limit: 10 });
+    expect(results?.data.map((r) => r.url).sort()).toEqual(['https://s.example/a', 'https://s.example/c']);
+    // What the lost item found is not in the frontier; what the others found is, and so are their documents.
+    const run = (await store.getRun(OWNER, runId))!.run;
+    expect(run.stats).toMatchObject({ total: 5, succeeded: 2, queued: 3, running: 0 });
+    const next = (await store.claimItems('w2', 10, 60_000)).map((item) => item.url).sort();
+    expect(next).toEqual(['https://s.example/a/next', 'https://s.example/b', 'https://s.example/c/next']);
+    const hits = await store.search.search(OWNER, SearchRequest.parse({ collection: 'c', query: 'page' }));
+    expect(hits.data.map((hit) => hit.url).sort()).toEqual(['https://s.example/a', 'https://s.example/c']);
   });
 
   it('adds discovered URLs once, up to the item limit, never ones known as another page', async () => {

@@ -57,6 +57,12 @@ export interface ItemOutcome {
   document?: IndexedDocument | undefined;
 }
 
+/** A finished item and its outcome, as a batch write takes them. */
+export interface CompletedItem {
+  item: ClaimedItem;
+  outcome: ItemOutcome;
+}
+
 /**
  * A change of a run as announced to every process sharing a store: its new
  * version and status (`deleted` once it is gone).
@@ -171,6 +177,13 @@ export interface Store {
   renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean>;
   /** Stores the outcome of an item; false (and nothing written) when the lease was lost or the run is gone. */
   completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean>;
+  /**
+   * Stores several outcomes at once (group commit), each exactly as
+   * {@link completeItem} would: each is checked against its own lease, and
+   * one whose lease was lost is not written (false at its index) while the
+   * others are. Nothing is written when the call throws.
+   */
+  completeItems(batch: readonly CompletedItem[]): Promise<boolean[]>;
   /** Puts a leased item back in the queue (graceful shutdown). */
   releaseItem(item: ClaimedItem): Promise<void>;
   /** Puts items whose lease expired, or all running items when `all`, back in the queue. Returns how many. */

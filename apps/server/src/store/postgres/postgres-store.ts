@@ -31,6 +31,7 @@ import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
   ClaimedItem,
+  CompletedItem,
   ItemOutcome,
   NewRun,
   Page,
@@ -560,83 +561,136 @@ export class PostgresStore implements Store {
   }
 
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
-    // Blobs first, under a new result id: the transaction below then only records them.
-    const resultId = newId('res');
-    const prefix = resultPrefix(item.runId, resultId);
-    const formats = Object.entries(outcome.contents).filter(([, body]) => body !== undefined) as [
-      string,
-      string,
-    ][];
-    await Promise.all([
-      ...formats.map(([format, body]) => this.options.blobs.put(`${prefix}${format}`, body)),
-      ...(outcome.screenshot ? [this.options.blobs.put(`${prefix}${SCREENSHOT}`, outcome.screenshot)] : []),
-    ]);
-    const replaced: string[] = [];
-    let written = false;
+    return (await this.completeItems([{ item, outcome }]))[0]!;
+  }
+
+  /**
+   * Several outcomes in one transaction (group commit), each checked against
+   * its own lease. Run rows are locked in the order of their ids, so two
+   * processes' batches never wait on each other in a cycle (a deadlock on
+   * other rows is rolled back and run again by `transaction`).
+   */
+  async completeItems(batch: readonly CompletedItem[]): Promise<boolean[]> {
+    // Blobs first, under new result ids: the transaction below then only records them.
+    const writes = batch.map(({ item, outcome }) => ({
+      item,
+      outcome,
+      resultId: newId('res'),
+      formats: Object.entries(outcome.contents).filter(([, body]) => body !== undefined) as [
+        string,
+        string,
+      ][],
+      replaced: [] as string[],
+      written: false,
+    }));
+    await Promise.all(
+      writes.flatMap(({ item, outcome, resultId, formats }) => {
+        const prefix = resultPrefix(item.runId, resultId);
+        return [
+          ...formats.map(([format, body]) => this.options.blobs.put(`${prefix}${format}`, body)),
+          ...(outcome.screenshot
+            ? [this.options.blobs.put(`${prefix}${SCREENSHOT}`, outcome.screenshot)]
+            : []),
+        ];
+      }),
+    );
+    const order = [...writes].sort((a, b) =>
+      a.item.runId < b.item.runId ? -1 : a.item.runId > b.item.runId ? 1 : 0,
+    );
+    let committed = false;
     /** The write may have committed though no answer came back: its blobs stay (an orphan at worst, removed with the run). */
     let maybeWritten = false;
     try {
-      written = await this.tx(async (client, atCommit) => {
-        replaced.length = 0;
-        // The lease is checked in the transaction that writes: a worker that lost it writes nothing.
-        const held = await client.query(
-          'SELECT 1 FROM items WHERE id = $1 AND lease_token = $2 AND status = $3 FOR UPDATE',
-          [item.itemId, item.leaseToken, LEASED_ITEM_STATUS],
-        );
-        if (!held.rowCount) return false;
-        // The run's row is held until commit: its settlement and its item limit see every other page's writes.
-        const run = await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [item.runId]);
-        if (!run.rows[0]) return false;
-        await client.query(
-          'UPDATE items SET status = $2, lease_owner = NULL, lease_token = NULL, updated_at = now() WHERE id = $1',
-          [item.itemId, outcome.status],
-        );
-        const previous = await client.query<{ id: string }>(
-          'DELETE FROM results WHERE item_id = $1 RETURNING id',
-          [item.itemId],
-        );
-        replaced.push(...previous.rows.map((row) => row.id));
-        const r = outcome.result;
-        await client.query(
-          `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
-             content_type, data, has_screenshot, screenshot_error, error, formats, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())`,
-          [
-            resultId,
-            item.runId,
-            item.itemId,
-            item.url,
-            r.final_url,
-            outcome.status,
-            r.title,
-            item.depth,
-            item.parentUrl,
-            r.http_status,
-            r.content_type,
-            r.data === null ? null : JSON.stringify(r.data),
-            outcome.screenshot !== undefined,
-            r.screenshot_error && JSON.stringify(r.screenshot_error),
-            r.error && JSON.stringify(r.error),
-            formats.map(([format]) => format),
-          ],
-        );
-        if (outcome.aliases?.length) await this.addAliases(client, item.runId, outcome.aliases);
-        if (outcome.discovered?.length) {
-          await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit);
+      await this.tx(async (client, atCommit) => {
+        for (const write of writes) {
+          write.replaced.length = 0;
+          write.written = false;
         }
-        if (outcome.document) await this.search.upsertIn(client, outcome.document);
-        const settled = await this.settleRun(client, item.runId);
-        this.bumpAtCommit(client, atCommit, [item.runId], { transition: () => settled });
-        return true;
+        const runIds: string[] = [];
+        for (const write of order) {
+          write.written = await this.writeOutcome(client, write);
+          if (write.written && runIds.at(-1) !== write.item.runId) runIds.push(write.item.runId);
+        }
+        const settled = new Set<string>();
+        for (const runId of runIds) if (await this.settleRun(client, runId)) settled.add(runId);
+        this.bumpAtCommit(client, atCommit, runIds, { transition: (runId) => settled.has(runId) });
       });
+      committed = true;
     } catch (error) {
       maybeWritten = isCommitOutcomeUnknown(error);
       throw error;
     } finally {
       // A refused or failed write leaves no blob behind; a replaced result's blobs go too.
-      if (!maybeWritten) await this.deleteBlobs(item.runId, written ? replaced : [resultId]);
+      if (!maybeWritten) {
+        for (const write of writes) {
+          const gone = committed && write.written ? write.replaced : [write.resultId];
+          await this.deleteBlobs(write.item.runId, gone);
+        }
+      }
     }
-    return written;
+    return writes.map((write) => write.written);
+  }
+
+  /** One item's outcome, inside the caller's transaction; false (nothing written) when its lease is lost. */
+  private async writeOutcome(
+    client: pg.PoolClient,
+    write: {
+      item: ClaimedItem;
+      outcome: ItemOutcome;
+      resultId: string;
+      formats: [string, string][];
+      replaced: string[];
+    },
+  ): Promise<boolean> {
+    const { item, outcome, resultId, formats } = write;
+    // The lease is checked in the transaction that writes: a worker that lost it writes nothing.
+    const held = await client.query(
+      'SELECT 1 FROM items WHERE id = $1 AND lease_token = $2 AND status = $3 FOR UPDATE',
+      [item.itemId, item.leaseToken, LEASED_ITEM_STATUS],
+    );
+    if (!held.rowCount) return false;
+    // The run's row is held until commit: its settlement and its item limit see every other page's writes.
+    const run = await client.query('SELECT 1 FROM runs WHERE id = $1 FOR UPDATE', [item.runId]);
+    if (!run.rows[0]) return false;
+    await client.query(
+      'UPDATE items SET status = $2, lease_owner = NULL, lease_token = NULL, updated_at = now() WHERE id = $1',
+      [item.itemId, outcome.status],
+    );
+    const previous = await client.query<{ id: string }>(
+      'DELETE FROM results WHERE item_id = $1 RETURNING id',
+      [item.itemId],
+    );
+    write.replaced.push(...previous.rows.map((row) => row.id));
+    const r = outcome.result;
+    await client.query(
+      `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
+         content_type, data, has_screenshot, screenshot_error, error, formats, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())`,
+      [
+        resultId,
+        item.runId,
+        item.itemId,
+        item.url,
+        r.final_url,
+        outcome.status,
+        r.title,
+        item.depth,
+        item.parentUrl,
+        r.http_status,
+        r.content_type,
+        r.data === null ? null : JSON.stringify(r.data),
+        outcome.screenshot !== undefined,
+        r.screenshot_error && JSON.stringify(r.screenshot_error),
+        r.error && JSON.stringify(r.error),
+        formats.map(([format]) => format),
+      ],
+    );
+    if (outcome.aliases?.length) await this.addAliases(client, item.runId, outcome.aliases);
+    if (outcome.discovered?.length) {
+      await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit);
+    }
+    if (outcome.document) await this.search.upsertIn(client, outcome.document);
+    return true;
   }
 
   /** Persists the engine's settlement of a run whose items may all be done; true when it settled. */

@@ -65,6 +65,7 @@ const RETRIED: Record<StoreCall, boolean> = {
   claimItems: true,
   renewLease: true,
   completeItem: true,
+  completeItems: true,
   releaseItem: true,
   requeueInterrupted: true,
   listResults: true,

@@ -34,6 +34,7 @@ import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
   ClaimedItem,
+  CompletedItem,
   ItemOutcome,
   NewRun,
   Page,
@@ -80,6 +81,11 @@ interface ResultRow {
   screenshot_error: string | null;
   error: string | null;
   created_at: string;
+}
+
+/** What a batch write knows of a run it writes to: its item count once read (the item limit's room). */
+interface RunRoom {
+  items: number | undefined;
 }
 
 const EMPTY_STATS: RunStats = { total: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -495,63 +501,90 @@ export class SqliteStore implements Store {
   }
 
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
+    return (await this.completeItems([{ item, outcome }]))[0]!;
+  }
+
+  /**
+   * Several outcomes in one transaction (group commit): one commit, one FTS
+   * segment and one settlement per run for the lot. Each item is still
+   * checked against its own lease: a lost one writes nothing, the others are
+   * written.
+   */
+  async completeItems(batch: readonly CompletedItem[]): Promise<boolean[]> {
     return this.db.transaction(() => {
-      const held = this.sql('SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = ?').get(
-        item.itemId,
-        item.leaseToken,
-        LEASED_ITEM_STATUS,
-      );
-      if (!held) return false;
       const timestamp = now();
-      this.sql(
-        'UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
-      ).run(outcome.status, timestamp, item.itemId);
-      const previous = this.sql<[string], { id: string }>('SELECT id FROM results WHERE item_id = ?')
-        .all(item.itemId)
-        .map((row) => row.id);
-      this.deleteResults(previous);
-      const resultId = newId('res');
-      const r = outcome.result;
-      this.sql(
-        `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
-             content_type, data, has_screenshot, screenshot_error, error, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+      const runs = new Map<string, RunRoom>();
+      const written = batch.map(({ item, outcome }) => this.writeOutcome(item, outcome, timestamp, runs));
+      for (const runId of runs.keys()) this.changed(runId, timestamp);
+      return written;
+    })();
+  }
+
+  /** One item's outcome, inside the caller's transaction; false (nothing written) when its lease is lost. */
+  private writeOutcome(
+    item: ClaimedItem,
+    outcome: ItemOutcome,
+    timestamp: string,
+    runs: Map<string, RunRoom>,
+  ): boolean {
+    const held = this.sql('SELECT 1 FROM items WHERE id = ? AND lease_token = ? AND status = ?').get(
+      item.itemId,
+      item.leaseToken,
+      LEASED_ITEM_STATUS,
+    );
+    if (!held) return false;
+    let room = runs.get(item.runId);
+    if (!room) {
+      room = { items: undefined };
+      runs.set(item.runId, room);
+    }
+    this.sql(
+      'UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
+    ).run(outcome.status, timestamp, item.itemId);
+    const previous = this.sql<[string], { id: string }>('SELECT id FROM results WHERE item_id = ?')
+      .all(item.itemId)
+      .map((row) => row.id);
+    this.deleteResults(previous);
+    const resultId = newId('res');
+    const r = outcome.result;
+    this.sql(
+      `INSERT INTO results (id, run_id, item_id, url, final_url, status, title, depth, parent_url, http_status,
+           content_type, data, has_screenshot, screenshot_error, error, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      resultId,
+      item.runId,
+      item.itemId,
+      item.url,
+      r.final_url,
+      outcome.status,
+      r.title,
+      item.depth,
+      item.parentUrl,
+      r.http_status,
+      r.content_type,
+      r.data === null ? null : JSON.stringify(r.data),
+      outcome.screenshot ? 1 : 0,
+      r.screenshot_error && JSON.stringify(r.screenshot_error),
+      r.error && JSON.stringify(r.error),
+      timestamp,
+    );
+    const insertContent = this.sql('INSERT INTO contents (result_id, format, body) VALUES (?, ?, ?)');
+    for (const [format, body] of Object.entries(outcome.contents)) {
+      if (body !== undefined) insertContent.run(resultId, format, body);
+    }
+    if (outcome.screenshot) {
+      this.sql('INSERT INTO screenshots (result_id, run_id, png) VALUES (?, ?, ?)').run(
         resultId,
         item.runId,
-        item.itemId,
-        item.url,
-        r.final_url,
-        outcome.status,
-        r.title,
-        item.depth,
-        item.parentUrl,
-        r.http_status,
-        r.content_type,
-        r.data === null ? null : JSON.stringify(r.data),
-        outcome.screenshot ? 1 : 0,
-        r.screenshot_error && JSON.stringify(r.screenshot_error),
-        r.error && JSON.stringify(r.error),
-        timestamp,
+        outcome.screenshot,
       );
-      const insertContent = this.sql('INSERT INTO contents (result_id, format, body) VALUES (?, ?, ?)');
-      for (const [format, body] of Object.entries(outcome.contents)) {
-        if (body !== undefined) insertContent.run(resultId, format, body);
-      }
-      if (outcome.screenshot) {
-        this.sql('INSERT INTO screenshots (result_id, run_id, png) VALUES (?, ?, ?)').run(
-          resultId,
-          item.runId,
-          outcome.screenshot,
-        );
-      }
-      if (outcome.aliases?.length) this.addAliases(item.runId, outcome.aliases);
-      if (outcome.discovered?.length)
-        this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp);
-      if (outcome.document) this.search.upsert(outcome.document);
-      this.changed(item.runId, timestamp);
-      return true;
-    })();
+    }
+    if (outcome.aliases?.length) this.addAliases(item.runId, outcome.aliases, room);
+    if (outcome.discovered?.length)
+      this.addItems(item.runId, outcome.discovered, outcome.itemLimit, timestamp, room);
+    if (outcome.document) this.search.upsert(outcome.document);
+    return true;
   }
 
   /**
@@ -559,12 +592,13 @@ export class SqliteStore implements Store {
    * they are not fetched again; a queued item for one of them is dropped, its
    * content being already here.
    */
-  private addAliases(runId: string, aliases: string[]): void {
+  private addAliases(runId: string, aliases: string[], counted: RunRoom): void {
     const addAlias = this.sql('INSERT OR IGNORE INTO url_aliases (run_id, url_key) VALUES (?, ?)');
     const dropQueued = this.sql('DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = ?');
     for (const alias of aliases) {
       addAlias.run(runId, alias);
-      dropQueued.run(runId, alias, WAITING_ITEM_STATUS);
+      const { changes } = dropQueued.run(runId, alias, WAITING_ITEM_STATUS);
+      if (counted.items !== undefined) counted.items -= changes;
     }
   }
 
@@ -574,8 +608,11 @@ export class SqliteStore implements Store {
     urls: NonNullable<ItemOutcome['discovered']>,
     limit: number | undefined,
     timestamp: string,
+    counted: RunRoom,
   ) {
-    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - this.itemCount(runId);
+    // The run's item count is read once a transaction and kept as items are added (aliases only drop items).
+    counted.items ??= this.itemCount(runId);
+    let room = limit === undefined ? Number.POSITIVE_INFINITY : limit - counted.items;
     const insert = this.sql(
       `INSERT OR IGNORE INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
        SELECT ?, ?, ?, ?, ?, ?, ?, ?
@@ -596,6 +633,7 @@ export class SqliteStore implements Store {
         found.key,
       );
       room -= changes;
+      counted.items += changes;
     }
   }
 

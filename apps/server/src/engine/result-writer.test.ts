@@ -1,0 +1,101 @@
+import { RUN_PARAMS } from '@webdata/contract';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { ClaimedItem, ItemOutcome } from '../store/store.js';
+import { ResultWriter } from './result-writer.js';
+
+const OWNER = 'own_test';
+let store: SqliteStore;
+afterEach(() => store?.close());
+
+function succeeded(extra: Partial<ItemOutcome> = {}): ItemOutcome {
+  return {
+    status: 'succeeded',
+    result: {
+      final_url: null,
+      title: null,
+      http_status: 200,
+      content_type: 'text/html',
+      data: null,
+      error: null,
+      has_screenshot: false,
+      screenshot_error: null,
+    },
+    contents: { markdown: '# ok' },
+    ...extra,
+  };
+}
+
+/** A crawl run of `count` pages, all claimed by one worker. */
+async function claimedRun(count: number): Promise<{ runId: string; items: ClaimedItem[] }> {
+  store = new SqliteStore(':memory:');
+  const urls = Array.from({ length: count }, (_, i) => `https://s.example/${i}`);
+  const { run } = await store.createRun({
+    owner: OWNER,
+    type: 'crawl',
+    urls,
+    params: RUN_PARAMS.crawl.parse({ limit: 100 }),
+    items: urls.map((url) => ({ url, key: url, depth: 0 })),
+  });
+  const items = await store.claimItems('w', count, 60_000);
+  return { runId: run.run.id, items };
+}
+
+describe('ResultWriter', () => {
+  it('writes outcomes handed in together in one transaction, and counts none before it commits', async () => {
+    const { runId, items } = await claimedRun(6);
+    const batches = vi.spyOn(store, 'completeItems');
+    const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
+    const written = items.map((item) => writer.complete(item, succeeded()));
+    // Handed in, not committed: the run still shows every page running, no result exists.
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ running: 6, succeeded: 0 });
+    expect((await store.listResults(OWNER, runId, { limit: 10 }))!.data).toHaveLength(0);
+    await writer.flush();
+    expect(await Promise.all(written)).toEqual([true, true, true, true, true, true]);
+    expect(batches).toHaveBeenCalledTimes(1);
+    expect(batches.mock.calls[0]![0]).toHaveLength(6);
+    expect(writer.counts).toEqual({ batches: 1, outcomes: 6 });
+    expect((await store.getRun(OWNER, runId))!.run).toMatchObject({
+      status: 'completed',
+      stats: { succeeded: 6, running: 0 },
+    });
+  });
+
+  it('writes a full batch at once and a lone outcome after its delay, without a flush', async () => {
+    const { runId, items } = await claimedRun(3);
+    const batches = vi.spyOn(store, 'completeItems');
+    const writer = new ResultWriter(store, { maxBatch: 2, maxDelayMs: 5 });
+    const results = await Promise.all(items.map((item) => writer.complete(item, succeeded())));
+    expect(results).toEqual([true, true, true]);
+    expect(batches.mock.calls.map(([batch]) => batch.length)).toEqual([2, 1]);
+    expect((await store.getRun(OWNER, runId))!.run.stats.succeeded).toBe(3);
+  });
+
+  it('leaves out only the page whose lease was lost', async () => {
+    const { runId, items } = await claimedRun(4);
+    const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
+    await store.releaseItem(items[2]!);
+    const written = items.map((item) => writer.complete(item, succeeded()));
+    await writer.flush();
+    expect(await Promise.all(written)).toEqual([true, true, false, true]);
+    const urls = (await store.listResults(OWNER, runId, { limit: 10 }))!.data.map((result) => result.url);
+    expect(urls.sort()).toEqual(['https://s.example/0', 'https://s.example/1', 'https://s.example/3']);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ succeeded: 3, queued: 1 });
+  });
+
+  it('fails only the outcome the store cannot write: the rest of its batch is written', async () => {
+    const { runId, items } = await claimedRun(3);
+    const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
+    // JSON cannot hold a BigInt: writing this result throws inside the transaction.
+    const broken = succeeded();
+    broken.result.data = { n: 1n } as unknown as Record<string, unknown>;
+    const written = [
+      writer.complete(items[0]!, succeeded()),
+      writer.complete(items[1]!, broken),
+      writer.complete(items[2]!, succeeded()),
+    ].map((promise) => promise.then(String, (error: Error) => error.name));
+    await writer.flush();
+    expect(await Promise.all(written)).toEqual(['true', 'TypeError', 'true']);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ succeeded: 2, running: 1 });
+  });
+});
