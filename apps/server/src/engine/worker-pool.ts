@@ -80,6 +80,16 @@ export class WorkerPool {
     return this.active.size;
   }
 
+  /** Fewest free slots worth a claim while other items are in flight. */
+  private get claimAtLeast(): number {
+    return Math.max(1, Math.floor(this.options.concurrency / 4));
+  }
+
+  /** Items being fetched and converted (in flight and not waiting for their write). */
+  private get processing(): number {
+    return this.active.size - this.committing;
+  }
+
   /**
    * Stops claiming; lets in-flight items finish for up to `drainMs`, then
    * aborts the rest and puts them back in the queue for the next start.
@@ -101,9 +111,12 @@ export class WorkerPool {
 
   private async run(): Promise<void> {
     while (this.running) {
-      const free = this.options.concurrency - this.active.size;
+      // An item waiting for its transaction holds its lease but no longer a slot: the next page starts.
+      const free = this.options.concurrency - this.processing;
       let claimed: ClaimedItem[] = [];
-      if (free > 0) {
+      // A claim is a write transaction of its own: slots are filled a few at a time (one claim for a
+      // quarter of the pool), except when nothing is in flight (a new run, the end of a crawl).
+      if (free > 0 && (free >= this.claimAtLeast || this.processing === 0)) {
         try {
           claimed = await this.store.claimItems(this.options.workerId, free, this.options.leaseMs);
         } catch (error) {
@@ -112,7 +125,7 @@ export class WorkerPool {
       }
       for (const item of claimed) this.begin(item);
       for (const runId of new Set(claimed.map((item) => item.runId))) this.options.onRunChanged?.(runId);
-      if (claimed.length === 0 || this.active.size >= this.options.concurrency) {
+      if (claimed.length === 0 || this.options.concurrency - this.processing < this.claimAtLeast) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.options.idlePollMs);
           this.wake = () => {
@@ -138,7 +151,8 @@ export class WorkerPool {
       try {
         const written = this.writer.complete(item, outcome);
         // No other item could join the batch (all in flight wait for a write): no reason to wait.
-        if (this.committing >= this.active.size) void this.writer.flush();
+        if (this.processing === 0) void this.writer.flush();
+        else this.wake?.();
         await written;
         return;
       } catch (error) {

@@ -136,7 +136,7 @@ export class SearchDocumentStore {
    * a replaced document is kept).
    */
   upsert(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[] = []): string {
-    return this.db.transaction(() => {
+    const write = () => {
       const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
       // The chunks of the earlier content are stale whether or not this content was embedded.
       this.deleteChunks.run(seq);
@@ -145,7 +145,11 @@ export class SearchDocumentStore {
       });
       this.linkRun.run(id, runId);
       return id;
-    })();
+    };
+    // Inside the caller's transaction (a batch of finished pages) without a savepoint of its own: FTS5
+    // writes its pending terms out as a new segment at every savepoint, so one per document would undo
+    // the batch's single segment (and grow the merge work with it).
+    return this.db.inTransaction ? write() : this.db.transaction(write)();
   }
 
   /** The embedded chunks of the owner's collection (filters as {@link findMatches}). */
