@@ -206,14 +206,20 @@ export class SqliteSearchIndex implements SearchIndexLike {
 
     const page = ranked.slice(offset, offset + params.limit + 1);
     const data: SearchHit[] = [];
-    for (const { seq, score } of page.slice(0, params.limit)) {
+    const returned = page.slice(0, params.limit);
+    // Snippets only for the returned page, all from one statement.
+    const snippets = this.store.snippets(
+      match,
+      returned.map((r) => r.seq),
+    );
+    for (const { seq, score } of returned) {
       const doc = documents.get(seq);
       if (doc === undefined) continue;
       data.push({
         document_id: doc.id,
         url: doc.url,
         title: doc.title,
-        snippet: snippetToHtml(this.store.snippet(match, seq) || chunkSnippet(nearestText.get(seq))),
+        snippet: snippetToHtml(snippets.get(seq) || chunkSnippet(nearestText.get(seq))),
         score: roundScore(score),
         collection: doc.collection,
         indexed_at: doc.indexed_at,
