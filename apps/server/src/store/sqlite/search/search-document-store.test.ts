@@ -1,0 +1,219 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { matchOf, parseSearchQuery } from '../../../search/query-parser.js';
+import { migrateSearchIndex } from './schema.js';
+import { type MatchQuery, type MatchRow, SearchDocumentStore } from './search-document-store.js';
+
+const WEIGHTS = { title: 10, headings: 4, body: 1 };
+// Few, overlapping words (a Zipf-like draw), so many pages tie or nearly tie and most queries
+// match pages of every collection.
+const VOCABULARY = [
+  'cache',
+  'server',
+  'retry',
+  'limit',
+  'token',
+  'stream',
+  'queue',
+  'worker',
+  'index',
+  'table',
+  'config',
+  'header',
+  'request',
+  'response',
+  'memory',
+  'version',
+  'cached',
+  'caching',
+  'serve',
+  'served',
+];
+
+/** A seeded PRNG (mulberry32): the same corpus on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * 600 pages over three owners' collections of very different sizes (500, 75, 20 and 5
+ * pages), on two sites, so a collection's best rows are sometimes all among the index's best and
+ * sometimes far from them.
+ */
+function corpus(): { db: Database.Database; store: SearchDocumentStore } {
+  const db = new Database(':memory:');
+  migrateSearchIndex(db);
+  const store = new SearchDocumentStore(db);
+  const random = seeded(7);
+  const word = () => VOCABULARY[Math.floor(random() ** 2 * VOCABULARY.length)] ?? 'cache';
+  const words = (n: number) => Array.from({ length: n }, word).join(' ');
+  const collections: [string, string, number][] = [
+    ['owner_a', 'big', 500],
+    ['owner_a', 'small', 75],
+    ['owner_b', 'big', 20],
+    ['owner_c', 'tiny', 5],
+  ];
+  let n = 0;
+  db.transaction(() => {
+    for (let round = 0; collections.some(([, , size]) => size > round); round += 1) {
+      for (const [owner, collection, size] of collections) {
+        if (round >= size) continue;
+        n += 1;
+        const site = n % 3 === 0 ? 'b.example' : 'a.example';
+        store.upsert(
+          {
+            id: `doc_${n}`,
+            owner,
+            collection,
+            url: `https://${site}/${n % 2 === 0 ? 'guide' : 'api'}/${n}`,
+            site,
+            title: random() < 0.1 ? null : words(1 + Math.floor(random() * 4)),
+            headings: words(Math.floor(random() * 5)),
+            body: words(5 + Math.floor(random() * 60)),
+            indexedAt: '2026-11-25T00:00:00.000Z',
+          },
+          'run_1',
+        );
+      }
+    }
+  })();
+  return { db, store };
+}
+
+/** The reference: every matching row looked up, filtered, then ranked (no shortcut). */
+function exhaustive(db: Database.Database, query: MatchQuery): MatchRow[] {
+  const params: unknown[] = [query.match, query.owner, query.collection];
+  let filters = '';
+  if (query.urlPrefix !== undefined) {
+    filters += ' AND instr(d.url, ?) = 1';
+    params.push(query.urlPrefix);
+  }
+  if (query.site !== undefined) {
+    filters += ' AND d.site = ?';
+    params.push(query.site);
+  }
+  return db
+    .prepare(
+      `SELECT d.seq AS seq, -bm25(search_fts, 10, 4, 1) AS score
+       FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
+       WHERE search_fts MATCH ? AND d.owner = ? AND d.collection = ?${filters}`,
+    )
+    .all(...params)
+    .map((row) => row as MatchRow)
+    .sort((a, b) => b.score - a.score || a.seq - b.seq)
+    .slice(0, query.limit);
+}
+
+const QUERIES = [
+  'cache',
+  'cach',
+  'serve',
+  'retry limit',
+  'token stream queue',
+  'how do I configure the request header',
+  '"cache server"',
+  'cache -server',
+  '+index table',
+  'memory version worker response',
+  'nothingmatchesthis',
+];
+
+describe('SearchDocumentStore.findMatches', () => {
+  it("answers exactly the exhaustive ranking's best rows, whatever the collection's share of the index", () => {
+    const { db, store } = corpus();
+    let compared = 0;
+    for (const text of QUERIES) {
+      for (const allWords of [false, true]) {
+        const match = matchOf(parseSearchQuery(text), allWords);
+        if (match === null) continue;
+        for (const [owner, collection] of [
+          ['owner_a', 'big'],
+          ['owner_a', 'small'],
+          ['owner_b', 'big'],
+          ['owner_c', 'tiny'],
+          ['owner_b', 'small'],
+        ] as const) {
+          for (const filters of [{}, { site: 'b.example' }, { urlPrefix: 'https://a.example/guide/' }]) {
+            for (const limit of [1, 10, 100, 1000]) {
+              const query: MatchQuery = { owner, collection, match, weights: WEIGHTS, limit, ...filters };
+              expect(store.findMatches(query), `${text} ${owner}/${collection} ${limit}`).toEqual(
+                exhaustive(db, query),
+              );
+              compared += 1;
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
+  });
+
+  it('never answers with another owner’s or collection’s document', () => {
+    const { db, store } = corpus();
+    const rows = store.findMatches({
+      owner: 'owner_c',
+      collection: 'tiny',
+      match: '"cache"',
+      weights: WEIGHTS,
+      limit: 5,
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { seq } of rows) {
+      expect(db.prepare('SELECT owner, collection FROM search_documents WHERE seq = ?').get(seq)).toEqual({
+        owner: 'owner_c',
+        collection: 'tiny',
+      });
+    }
+  });
+});
+
+describe('SearchDocumentStore.snippets', () => {
+  it("gives each page the snippet a look-up of that page alone gives, and leaves out pages that don't match", () => {
+    const { db, store } = corpus();
+    const single = (column: number) =>
+      db
+        .prepare(
+          `SELECT snippet(search_fts, ${column}, char(1), char(2), char(3), 30) FROM search_fts
+           WHERE search_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
+        )
+        .pluck();
+    const body = single(2);
+    const any = single(-1);
+    for (const text of ['cach', 'retry limit', 'token stream queue', '"cache server"']) {
+      const match = matchOf(parseSearchQuery(text));
+      if (match === null) continue;
+      // Matching pages spread over the index, and one that does not match.
+      const seqs = exhaustive(db, {
+        owner: 'owner_a',
+        collection: 'big',
+        match,
+        weights: WEIGHTS,
+        limit: 2000,
+      })
+        .map((row) => row.seq)
+        .filter((_, i) => i % 47 === 0);
+      const missing = db
+        .prepare(
+          'SELECT seq FROM search_documents WHERE seq NOT IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?) LIMIT 1',
+        )
+        .pluck()
+        .get(match) as number | undefined;
+      const asked = missing === undefined ? seqs : [...seqs, missing];
+      const expected = new Map<number, string>();
+      for (const seq of seqs) {
+        const text = body.get(match, seq) as string;
+        expected.set(seq, text.includes('\u0001') ? text : (any.get(match, seq) as string));
+      }
+      expect(seqs.length).toBeGreaterThan(3);
+      expect(store.snippets(match, asked), text).toEqual(expected);
+    }
+    expect(store.snippets('"cache"', [])).toEqual(new Map());
+  });
+});
