@@ -7,7 +7,8 @@
  * then the extraction, deep-crawl, docs (real manuals against Crawlee and bare playwright-core:
  * bench/docs-bench.ts), search and extraction-quality benchmarks. `bench docs` runs only the docs
  * one, `bench search`
- * runs only the search one (quality/search/bench.ts), `bench extract` only the extraction
+ * runs only the search one (quality/search/bench.ts; `bench search latency` only its synthetic
+ * latency part), `bench extract` only the extraction
  * quality one (quality/extract/run.ts), `bench attack` only issue 16's reproductions measured from
  * outside the server (bench/attack-bench.ts).
  * The servers run as child processes so the load generator has its own core.
@@ -140,7 +141,10 @@ async function main() {
 if (process.argv[2] === 'docs') {
   await (await import('./docs-bench.js')).benchDocs();
 } else if (process.argv[2] === 'search') {
-  await (await import('../quality/search/bench.js')).benchSearchAll({ built: true });
+  await (await import('../quality/search/bench.js')).benchSearchAll({
+    built: true,
+    latencyOnly: process.argv[3] === 'latency',
+  });
 } else if (process.argv[2] === 'extract') {
   await (await import('../quality/extract/run.js')).runExtractionQuality();
 } else if (process.argv[2] === 'attack') {

@@ -11,6 +11,12 @@ export interface SearchBenchFigures {
   p95Ms: number;
   /** Queries answered by the OR fallback (no document held all words). */
   fallbackQueries: number;
+  /**
+   * The same queries' words as plain FTS5 on the same index, same run: every word quoted and
+   * OR-ed, `ORDER BY bm25() LIMIT 10`, row ids only (no filters, re-ranking or snippets).
+   */
+  plainFts5P50Ms: number;
+  plainFts5P95Ms: number;
 }
 
 // Real words first (the most frequent ranks), then made-up ones for the long tail.
@@ -47,7 +53,8 @@ const ZIPF_EXPONENT = 1.05;
  * from a Zipf-like distribution over a 20,000-word vocabulary, so a few
  * words are everywhere and most are rare), then runs 200 queries of one to
  * three words, some quoted, some with a word no document has (OR fallback),
- * and reports p50/p95 latency. Deterministic (seeded).
+ * and reports p50/p95 latency, beside plain FTS5 (the words OR-ed, bm25, top 10)
+ * on the same index in the same run. Deterministic (seeded).
  *
  * @example
  * ```ts
@@ -84,6 +91,10 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
     // Query words come from the middle of the distribution, as real queries rarely consist of "the".
     const queryWord = () => vocabulary[20 + Math.floor(queryRandom() * queryRandom() * 5000)] ?? 'x';
     const latencies: number[] = [];
+    const plainLatencies: number[] = [];
+    const plain = db.prepare(
+      'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY bm25(search_fts) LIMIT 10',
+    );
     let fallbackQueries = 0;
     const queryCount = 200;
     for (let q = 0; q < queryCount; q += 1) {
@@ -95,9 +106,13 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
       const answer = index.search('bench', { query: text, collection: 'synthetic', limit: 10 });
       latencies.push(performance.now() - t0);
       if (kind === 3 && answer.data.length > 0) fallbackQueries += 1;
+      const t1 = performance.now();
+      plain.all(parts.map((p) => `"${p}"`).join(' OR '));
+      plainLatencies.push(performance.now() - t1);
     }
     db.close();
     latencies.sort((a, b) => a - b);
+    plainLatencies.sort((a, b) => a - b);
     return {
       documents,
       indexMs: Math.round(indexMs),
@@ -105,6 +120,8 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
       p50Ms: round2(percentile(latencies, 0.5)),
       p95Ms: round2(percentile(latencies, 0.95)),
       fallbackQueries,
+      plainFts5P50Ms: round2(percentile(plainLatencies, 0.5)),
+      plainFts5P95Ms: round2(percentile(plainLatencies, 0.95)),
     };
   });
 }
