@@ -7,13 +7,10 @@
  *
  * `npx tsx --conditions=source quality/search/dev-cv.ts <SEARCH_QUALITY_DATA_DIR>` from apps/server.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import Database from 'better-sqlite3';
 import { DEFAULT_RERANK_WEIGHTS } from '../../src/search/rerank.js';
 import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/search/sqlite-search-index.js';
+import { withKeptCrawl } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { figuresOf, firstRelevant } from './metrics.js';
 import { loadQuestions } from './run.js';
@@ -35,19 +32,7 @@ export interface FoldFigures {
 
 /** Asks the dev questions of the kept crawl's index under each variant. */
 export function compareOnDev(dataDir: string, variants: readonly RankingVariant[]): FoldFigures[] {
-  const state = JSON.parse(readFileSync(join(dataDir, 'harness-state.json'), 'utf8')) as {
-    origins: Record<string, string>;
-  };
-  const scratch = mkdtempSync(join(tmpdir(), 'search-dev-cv-'));
-  const file = join(scratch, 'webdata.sqlite');
-  copyFileSync(join(dataDir, 'server', 'webdata.sqlite'), file);
-  try {
-    const db = new Database(file);
-    const { owner, collection } = db
-      .prepare(
-        'SELECT owner, collection FROM search_documents GROUP BY owner, collection ORDER BY count(*) DESC',
-      )
-      .get() as { owner: string; collection: string };
+  return withKeptCrawl(dataDir, ({ db, owner, collection, origins }) => {
     const dev = loadQuestions().filter((q) => q.split === 'dev');
     const figures: FoldFigures[] = [];
     for (const variant of variants) {
@@ -55,7 +40,7 @@ export function compareOnDev(dataDir: string, variants: readonly RankingVariant[
       const positions = dev.map((q) => {
         const answer = index.search(owner, { query: q.question, collection, limit: 10 });
         return firstRelevant(
-          answer.data.map((hit) => judgedIdOf(hit.url, state.origins)),
+          answer.data.map((hit) => judgedIdOf(hit.url, origins)),
           q.relevant,
         );
       });
@@ -68,11 +53,8 @@ export function compareOnDev(dataDir: string, variants: readonly RankingVariant[
         hitAt3: figuresOf(positions).hitAt3,
       });
     }
-    db.close();
     return figures;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Prints the figures, one variant a line. */

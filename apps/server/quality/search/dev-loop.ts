@@ -9,11 +9,8 @@
  * page in the top three. The figures to report come from run.ts (over HTTP,
  * baselines beside them).
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
+import { withKeptCrawl } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { figuresOf, firstRelevant } from './metrics.js';
 import { loadQuestions } from './run.js';
@@ -23,26 +20,13 @@ if (dataDir === undefined) {
   console.error('usage: dev-loop.ts <SEARCH_QUALITY_DATA_DIR of a kept crawl>');
   process.exit(2);
 }
-const state = JSON.parse(readFileSync(join(dataDir, 'harness-state.json'), 'utf8')) as {
-  origins: Record<string, string>;
-};
-// A copy: the kept database may be open by a server (and must not be changed by this loop).
-const scratch = mkdtempSync(join(tmpdir(), 'search-dev-loop-'));
-const file = join(scratch, 'webdata.sqlite');
-copyFileSync(join(dataDir, 'server', 'webdata.sqlite'), file);
-try {
-  const db = new Database(file);
-  const { owner, collection } = db
-    .prepare(
-      'SELECT owner, collection FROM search_documents GROUP BY owner, collection ORDER BY count(*) DESC',
-    )
-    .get() as { owner: string; collection: string };
+withKeptCrawl(dataDir, ({ db, owner, collection, origins }) => {
   const index = new SqliteSearchIndex(db);
   const positions: number[] = [];
   const misses: string[] = [];
   for (const q of loadQuestions().filter((question) => question.split === 'dev')) {
     const answer = index.search(owner, { query: q.question, collection, limit: 10 });
-    const ids = answer.data.map((hit) => judgedIdOf(hit.url, state.origins));
+    const ids = answer.data.map((hit) => judgedIdOf(hit.url, origins));
     const position = firstRelevant(ids, q.relevant);
     positions.push(position);
     if (position < 0 || position >= 3)
@@ -55,7 +39,4 @@ try {
     `dev (${f.questions}): hit@1 ${f.hitAt1.toFixed(2)}  hit@3 ${f.hitAt3.toFixed(2)}  MRR@10 ${f.mrrAt10.toFixed(3)}`,
   );
   console.log(misses.join('\n'));
-  db.close();
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
+});

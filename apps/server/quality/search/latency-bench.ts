@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
+import { seededRandom } from '../../test/seeded-random.js';
 
 /** Latency of the search index at one corpus size. */
 export interface SearchBenchFigures {
@@ -65,7 +66,7 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
   const vocabulary = buildVocabulary();
   const sampleRank = zipfSampler(vocabulary.length);
   return docCounts.map((documents) => {
-    const random = mulberry32(documents);
+    const random = seededRandom(documents);
     const word = () => vocabulary[sampleRank(random())] ?? 'x';
     const words = (n: number) => Array.from({ length: n }, word).join(' ');
 
@@ -87,7 +88,7 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
     })();
     const indexMs = performance.now() - started;
 
-    const queryRandom = mulberry32(documents + 1);
+    const queryRandom = seededRandom(documents + 1);
     // Query words come from the middle of the distribution, as real queries rarely consist of "the".
     const queryWord = () => vocabulary[20 + Math.floor(queryRandom() * queryRandom() * 5000)] ?? 'x';
     const latencies: number[] = [];
@@ -128,7 +129,7 @@ export function benchSearch(docCounts: readonly number[] = [10_000, 100_000]): S
 
 function buildVocabulary(): string[] {
   const words = new Set(COMMON_WORDS);
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   while (words.size < VOCABULARY_SIZE) {
     const syllables = 2 + Math.floor(random() * 3);
     let w = '';
@@ -156,18 +157,6 @@ function zipfSampler(n: number): (u: number) => number {
       else hi = mid;
     }
     return lo;
-  };
-}
-
-/** A small seeded PRNG so every run indexes the same documents. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -1,30 +1,13 @@
 import { RUN_PARAMS } from '@webdata/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { itemOutcome } from '../store/item-outcome.test-support.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { ClaimedItem, ItemOutcome } from '../store/store.js';
+import type { ClaimedItem } from '../store/store.js';
 import { ResultWriter } from './result-writer.js';
 
 const OWNER = 'own_test';
 let store: SqliteStore;
 afterEach(() => store?.close());
-
-function succeeded(extra: Partial<ItemOutcome> = {}): ItemOutcome {
-  return {
-    status: 'succeeded',
-    result: {
-      final_url: null,
-      title: null,
-      http_status: 200,
-      content_type: 'text/html',
-      data: null,
-      error: null,
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: { markdown: '# ok' },
-    ...extra,
-  };
-}
 
 /** A crawl run of `count` pages, all claimed by one worker. */
 async function claimedRun(count: number): Promise<{ runId: string; items: ClaimedItem[] }> {
@@ -46,7 +29,7 @@ describe('ResultWriter', () => {
     const { runId, items } = await claimedRun(6);
     const batches = vi.spyOn(store, 'completeItems');
     const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
-    const written = items.map((item) => writer.complete(item, succeeded()));
+    const written = items.map((item) => writer.complete(item, itemOutcome()));
     // Handed in, not committed: the run still shows every page running, no result exists.
     expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ running: 6, succeeded: 0 });
     expect((await store.listResults(OWNER, runId, { limit: 10 }))!.data).toHaveLength(0);
@@ -65,7 +48,7 @@ describe('ResultWriter', () => {
     const { runId, items } = await claimedRun(3);
     const batches = vi.spyOn(store, 'completeItems');
     const writer = new ResultWriter(store, { maxBatch: 2, maxDelayMs: 5 });
-    const results = await Promise.all(items.map((item) => writer.complete(item, succeeded())));
+    const results = await Promise.all(items.map((item) => writer.complete(item, itemOutcome())));
     expect(results).toEqual([true, true, true]);
     expect(batches.mock.calls.map(([batch]) => batch.length)).toEqual([2, 1]);
     expect((await store.getRun(OWNER, runId))!.run.stats.succeeded).toBe(3);
@@ -75,7 +58,7 @@ describe('ResultWriter', () => {
     const { runId, items } = await claimedRun(4);
     const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
     await store.releaseItem(items[2]!);
-    const written = items.map((item) => writer.complete(item, succeeded()));
+    const written = items.map((item) => writer.complete(item, itemOutcome()));
     await writer.flush();
     expect(await Promise.all(written)).toEqual([true, true, false, true]);
     const urls = (await store.listResults(OWNER, runId, { limit: 10 }))!.data.map((result) => result.url);
@@ -87,12 +70,12 @@ describe('ResultWriter', () => {
     const { runId, items } = await claimedRun(3);
     const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
     // JSON cannot hold a BigInt: writing this result throws inside the transaction.
-    const broken = succeeded();
+    const broken = itemOutcome();
     broken.result.data = { n: 1n } as unknown as Record<string, unknown>;
     const written = [
-      writer.complete(items[0]!, succeeded()),
+      writer.complete(items[0]!, itemOutcome()),
       writer.complete(items[1]!, broken),
-      writer.complete(items[2]!, succeeded()),
+      writer.complete(items[2]!, itemOutcome()),
     ].map((promise) => promise.then(String, (error: Error) => error.name));
     await writer.flush();
     expect(await Promise.all(written)).toEqual(['true', 'TypeError', 'true']);

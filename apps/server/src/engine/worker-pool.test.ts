@@ -1,5 +1,6 @@
 import { RUN_PARAMS } from '@webdata/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { itemOutcome } from '../store/item-outcome.test-support.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ClaimedItem, ItemOutcome } from '../store/store.js';
 import { WorkerPool } from './worker-pool.js';
@@ -11,23 +12,6 @@ afterEach(async () => {
   await pool?.stop(1_000);
   await store?.close();
 });
-
-function succeeded(): ItemOutcome {
-  return {
-    status: 'succeeded',
-    result: {
-      final_url: null,
-      title: null,
-      http_status: 200,
-      content_type: 'text/html',
-      data: null,
-      error: null,
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: { markdown: '# ok' },
-  };
-}
 
 describe('WorkerPool', () => {
   it('commits pages that finish together in one transaction, and the run completes once all are committed', async () => {
@@ -45,7 +29,7 @@ describe('WorkerPool', () => {
     const started: (() => void)[] = [];
     const process = (_item: ClaimedItem) =>
       new Promise<ItemOutcome>((resolve) => {
-        started.push(() => resolve(succeeded()));
+        started.push(() => resolve(itemOutcome()));
         if (started.length === urls.length) for (const finish of started) finish();
       });
     const settled = new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RUN_PARAMS, SearchRequest } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from './blobs/directory-blob-store.js';
+import { itemOutcome } from './item-outcome.test-support.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import {
   postgresForTests,
@@ -49,24 +50,6 @@ afterEach(() => store?.close());
 
 const OWNER = 'own_test';
 
-function outcome(status: 'succeeded' | 'failed', extra: Partial<ItemOutcome> = {}): ItemOutcome {
-  return {
-    status,
-    result: {
-      final_url: null,
-      title: null,
-      http_status: status === 'succeeded' ? 200 : 500,
-      content_type: 'text/html',
-      data: null,
-      error: status === 'failed' ? { code: 'http_error', message: 'HTTP 500' } : null,
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: status === 'succeeded' ? { markdown: '# ok' } : {},
-    ...extra,
-  };
-}
-
 async function crawlRun(urls: string[]) {
   const { run } = await store.createRun({
     owner: OWNER,
@@ -85,7 +68,7 @@ async function finishRedirect(extra: Partial<ItemOutcome> = {}) {
   const runId = await crawlRun(['https://s.example/redirect', 'https://s.example/target']);
   const [redirect] = await store.claimItems('w', 1, 60_000);
   await store.completeItem(redirect as ClaimedItem, {
-    ...outcome('succeeded'),
+    ...itemOutcome('succeeded'),
     aliases: ['https://s.example/target'],
     ...extra,
   });
@@ -101,10 +84,10 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     expect((await store.getRun(OWNER, runId))?.run.status).toBe('running');
     // Another process's start requeues it (lease lost): the first worker's late write is refused.
     expect(await store.requeueInterrupted({ all: true })).toBe(1);
-    expect(await store.completeItem(item as ClaimedItem, outcome('succeeded'))).toBe(false);
+    expect(await store.completeItem(item as ClaimedItem, itemOutcome('succeeded'))).toBe(false);
     const [again] = await store.claimItems('w2', 5, 60_000);
-    expect(await store.completeItem(again as ClaimedItem, outcome('succeeded'))).toBe(true);
-    expect(await store.completeItem(again as ClaimedItem, outcome('succeeded'))).toBe(false);
+    expect(await store.completeItem(again as ClaimedItem, itemOutcome('succeeded'))).toBe(true);
+    expect(await store.completeItem(again as ClaimedItem, itemOutcome('succeeded'))).toBe(false);
     const results = await store.listResults(OWNER, runId, { limit: 10 });
     expect(results?.data).toHaveLength(1);
     expect((await store.getRun(OWNER, runId))?.run).toMatchObject({
@@ -126,7 +109,7 @@ describe.each(stores)('%s work items', (name, makeStore) => {
       claimed.map((item) => ({
         item,
         outcome: {
-          ...outcome('succeeded'),
+          ...itemOutcome('succeeded'),
           discovered: [found(`${item.url}/next`)],
           document: {
             owner: OWNER,
@@ -157,7 +140,7 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     const runId = await crawlRun(['https://s.example/']);
     const [root] = await store.claimItems('w', 1, 60_000);
     await store.completeItem(root as ClaimedItem, {
-      ...outcome('succeeded'),
+      ...itemOutcome('succeeded'),
       discovered: ['a', 'b', 'a', 'c', 'd'].map((p) => found(`https://s.example/${p}`)),
       aliases: ['https://s.example/b'],
       itemLimit: 4,
@@ -194,13 +177,13 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     store = await makeStore();
     const runId = await crawlRun(['https://s.example/ok', 'https://s.example/bad']);
     const items = await store.claimItems('w', 2, 60_000);
-    await store.completeItem(items[0]!, outcome('succeeded'));
-    await store.completeItem(items[1]!, outcome('failed'));
+    await store.completeItem(items[0]!, itemOutcome('succeeded'));
+    await store.completeItem(items[1]!, itemOutcome('failed'));
     expect((await store.getRun(OWNER, runId))?.run.status).toBe('incomplete');
     expect((await store.retryRun(OWNER, runId))?.run.status).toBe('queued');
     const retried = await store.claimItems('w', 5, 60_000);
     expect(retried.map((i) => i.url)).toEqual(['https://s.example/bad']);
-    await store.completeItem(retried[0]!, outcome('succeeded'));
+    await store.completeItem(retried[0]!, itemOutcome('succeeded'));
     const results = (await store.listResults(OWNER, runId, { limit: 10 }))!.data;
     expect(results.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     expect((await store.getRun(OWNER, runId))?.run.status).toBe('completed');

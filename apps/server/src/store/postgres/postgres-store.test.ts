@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { RUN_PARAMS } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from '../blobs/directory-blob-store.js';
-import type { ClaimedItem, ItemOutcome, RunChange } from '../store.js';
+import { itemOutcome } from '../item-outcome.test-support.js';
+import type { ClaimedItem, RunChange } from '../store.js';
 import { PostgresStore } from './postgres-store.js';
 import {
   postgresForTests,
@@ -13,23 +14,6 @@ import {
 } from './throwaway-postgres.test-support.js';
 
 const OWNER = 'own_test';
-
-function succeeded(): ItemOutcome {
-  return {
-    status: 'succeeded',
-    result: {
-      final_url: null,
-      title: 'ok',
-      http_status: 200,
-      content_type: 'text/html',
-      data: null,
-      error: null,
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: { markdown: '# ok', text: 'ok' },
-  };
-}
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -96,7 +80,7 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
     expect(claimed).toHaveLength(120);
     expect(new Set(claimed.map((item) => item.itemId)).size).toBe(120);
     // Every result written once, from whichever process: each run completes with 40 results.
-    await Promise.all(claimed.map((item, i) => stores[i % 4]!.completeItem(item, succeeded())));
+    await Promise.all(claimed.map((item, i) => stores[i % 4]!.completeItem(item, itemOutcome())));
     for (const runId of runIds) {
       const run = (await stores[1]!.getRun(OWNER, runId))!.run;
       expect(run).toMatchObject({ status: 'completed', stats: { total: 40, succeeded: 40 } });
@@ -115,8 +99,8 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
     expect(await a!.renewLease(held!, 60_000)).toBe(false);
     const [again] = await b!.claimItems('live-worker', 1, 60_000);
     expect(again!.leaseToken).not.toBe(held!.leaseToken);
-    expect(await a!.completeItem(held!, succeeded())).toBe(false);
-    expect(await b!.completeItem(again!, succeeded())).toBe(true);
+    expect(await a!.completeItem(held!, itemOutcome())).toBe(false);
+    expect(await b!.completeItem(again!, itemOutcome())).toBe(true);
     const results = (await a!.listResults(OWNER, runId, { limit: 10 }))!.data;
     expect(results).toHaveLength(1);
     expect(await a!.getContent(results[0]!.id, 'markdown')).toBe('# ok');
@@ -139,7 +123,7 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
       await until(() => seen.some((c) => c.id === runId && c.status === 'queued'));
       const items = await writer!.claimItems('w', 2, 60_000);
       await until(() => seen.some((c) => c.id === runId && c.status === 'running'));
-      for (const item of items) await writer!.completeItem(item, succeeded());
+      for (const item of items) await writer!.completeItem(item, itemOutcome());
       await until(() => seen.some((c) => c.id === runId && c.status === 'completed'));
       const last = seen.filter((c) => c.id === runId).at(-1)!;
       expect(last.version).toBe((await writer!.getRunHead(runId))!.version);

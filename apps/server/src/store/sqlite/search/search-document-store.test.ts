@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../../test/seeded-random.js';
 import { matchOf, parseSearchQuery } from '../../../search/query-parser.js';
 import { migrateSearchIndex } from './schema.js';
 import { type MatchQuery, type MatchRow, SearchDocumentStore } from './search-document-store.js';
@@ -30,18 +31,6 @@ const VOCABULARY = [
   'served',
 ];
 
-/** A seeded PRNG (mulberry32): the same corpus on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * 600 pages over three owners' collections of very different sizes (500, 75, 20 and 5
  * pages), on two sites, so a collection's best rows are sometimes all among the index's best and
@@ -51,7 +40,7 @@ function corpus(): { db: Database.Database; store: SearchDocumentStore } {
   const db = new Database(':memory:');
   migrateSearchIndex(db);
   const store = new SearchDocumentStore(db);
-  const random = seeded(7);
+  const random = seededRandom(7);
   const word = () => VOCABULARY[Math.floor(random() ** 2 * VOCABULARY.length)] ?? 'cache';
   const words = (n: number) => Array.from({ length: n }, word).join(' ');
   const collections: [string, string, number][] = [
