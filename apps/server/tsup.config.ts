@@ -7,6 +7,7 @@ export default defineConfig({
     main: 'src/main.ts',
     'convert-worker': 'src/content/convert-worker.ts',
     'schema-worker': 'src/extract/schema-worker.ts',
+    'fill-worker': 'src/extract/fill-worker.ts',
   },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },

@@ -10,6 +10,7 @@ import { WorkerPool } from './engine/worker-pool.js';
 import {
   DefaultExtractionEngine,
   type ExtractionEngine,
+  ExtractionThreads,
   ModelExtractionEngine,
   ThreadedSchemaValidator,
 } from './extract/index.js';
@@ -50,6 +51,7 @@ export class WebDataServer {
   /** Semantic search's embeddings client, when `WEBDATA_EMBEDDINGS_*` configure one. */
   private readonly embedder: OpenAiEmbedder | undefined;
   private readonly converter: ConverterPool;
+  private readonly filling: ExtractionThreads;
   private readonly schemas: ThreadedSchemaValidator;
   private address: string | null = null;
   private readonly events: RunEvents;
@@ -75,7 +77,9 @@ export class WebDataServer {
       budgetMs: this.config.schemaBudgetMs,
       maxWaitingPerOwner: SCHEMAS_WAITING_PER_OWNER,
     });
-    const fallback = new DefaultExtractionEngine(this.schemas);
+    // The default engine's reading and filling of a page get as many threads as conversion.
+    this.filling = new ExtractionThreads(this.config.convertThreads);
+    const fallback = new DefaultExtractionEngine(this.schemas, this.filling);
     const extractor: ExtractionEngine = this.config.llm
       ? new ModelExtractionEngine(this.config.llm, fallback, {
           schemas: this.schemas,
@@ -87,8 +91,9 @@ export class WebDataServer {
         })
       : fallback;
     const turns = new LoopTurns();
-    // A page's extraction runs on this thread (milliseconds for a large schema): one per loop turn, so
-    // pages the converter answered together do not hold the API for all of theirs at once.
+    // A page's extraction starts in a turn of its own (with no threads to spare its filling runs on this
+    // thread, milliseconds for a large schema), so pages the converter answered together do not hold the
+    // API for all of theirs at once.
     const extractInTurn: ExtractionEngine = {
       extract: (input) => turns.take().then(() => extractor.extract(input)),
     };
@@ -190,6 +195,7 @@ export class WebDataServer {
     await this.screenshots.close();
     await this.converter.close();
     await this.schemas.close();
+    await this.filling.close();
     await this.fetcher.close();
     await this.store.close();
   }

@@ -1,20 +1,6 @@
-import type { Worker } from 'node:worker_threads';
-import { startWorkerThread } from '../worker-thread.js';
+import { ThreadPool } from '../thread-pool.js';
 import { type ConvertInput, convertFetched } from './convert-fetched.js';
 import type { ConvertedPage } from './types.js';
-
-/** A converter thread died (out of memory on a huge page, or a crash) with pages still in it. */
-class ThreadDiedError extends Error {}
-
-interface Pending {
-  resolve: (page: ConvertedPage) => void;
-  reject: (error: Error) => void;
-}
-
-interface Thread {
-  worker: Worker;
-  pending: Map<number, Pending>;
-}
 
 /**
  * Heap limits of a converter thread. Without them V8 lets a busy thread's heap
@@ -30,58 +16,18 @@ const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16
  * fetching, the store and the API to serve.
  */
 export class ConverterPool {
-  private readonly pool: Thread[] = [];
-  private nextId = 0;
-  private closed = false;
+  private readonly threads: ThreadPool<ConvertInput, ConvertedPage>;
 
-  constructor(private readonly threads: number) {}
-
-  async convert(page: ConvertInput): Promise<ConvertedPage> {
-    if (this.threads === 0 || this.closed) return convertFetched(page);
-    const thread = this.leastBusy();
-    const id = this.nextId++;
-    try {
-      return await new Promise<ConvertedPage>((resolve, reject) => {
-        thread.pending.set(id, { resolve, reject });
-        thread.worker.postMessage({
-          id,
-          page: { kind: page.kind, body: page.body, finalUrl: page.finalUrl, html: page.html },
-        });
-      });
-    } catch (error) {
-      if (!(error instanceof ThreadDiedError)) throw error;
-      return convertFetched(page);
-    }
+  constructor(threads: number) {
+    this.threads = new ThreadPool('convert-worker', import.meta.url, threads, THREAD_LIMITS, convertFetched);
   }
 
-  private leastBusy(): Thread {
-    while (this.pool.length < this.threads) this.pool.push(this.spawn());
-    return this.pool.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
+  convert(page: ConvertInput): Promise<ConvertedPage> {
+    // Only the fields conversion reads cross to the thread (a fetched page carries more).
+    return this.threads.run({ kind: page.kind, body: page.body, finalUrl: page.finalUrl, html: page.html });
   }
 
-  private spawn(): Thread {
-    const worker = startWorkerThread('convert-worker', import.meta.url, THREAD_LIMITS);
-    const thread: Thread = { worker, pending: new Map() };
-    worker.unref();
-    worker.on('message', (message: { id: number; converted?: ConvertedPage; error?: string }) => {
-      const pending = thread.pending.get(message.id);
-      thread.pending.delete(message.id);
-      if (message.converted) pending?.resolve(message.converted);
-      else pending?.reject(new Error(`page conversion failed: ${message.error}`));
-    });
-    const fail = (error: Error) => {
-      for (const pending of thread.pending.values()) pending.reject(error);
-      thread.pending.clear();
-      const index = this.pool.indexOf(thread);
-      if (index >= 0) this.pool.splice(index, 1);
-    };
-    worker.on('error', (error) => fail(new ThreadDiedError(error.message)));
-    worker.on('exit', (code) => fail(new ThreadDiedError(`converter thread exited with code ${code}`)));
-    return thread;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all(this.pool.splice(0).map((thread) => thread.worker.terminate()));
+  close(): Promise<void> {
+    return this.threads.close();
   }
 }

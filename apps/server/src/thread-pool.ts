@@ -1,0 +1,101 @@
+import { parentPort, type ResourceLimits, type Worker } from 'node:worker_threads';
+import { startWorkerThread } from './worker-thread.js';
+
+/** A pool thread died (out of memory on a huge input, or a crash) with jobs still in it. */
+class ThreadDiedError extends Error {}
+
+interface Pending<O> {
+  resolve: (output: O) => void;
+  reject: (error: Error) => void;
+}
+
+interface Thread<O> {
+  worker: Worker;
+  pending: Map<number, Pending<O>>;
+}
+
+/** What a pool thread answers to one job. */
+type JobAnswer<O> = { id: number; output: O } | { id: number; error: string };
+
+/**
+ * Runs one synchronous, CPU-heavy function (`job`) on `threads` worker
+ * threads running the script `name` (which calls {@link serveJobs} with the
+ * same function), started on first use and replaced if one dies, least busy
+ * first. With 0 threads, after `close`, or for a job whose thread died (a
+ * heap limit hit), the job runs inline: the function is the same in both
+ * places, so the answer is too.
+ */
+export class ThreadPool<I, O> {
+  private readonly pool: Thread<O>[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly callerUrl: string,
+    private readonly threads: number,
+    private readonly limits: ResourceLimits,
+    private readonly job: (input: I) => O,
+  ) {}
+
+  /** Runs the job on a thread (inline when the pool has none); rejects with the job's own error. */
+  async run(input: I): Promise<O> {
+    if (this.threads === 0 || this.closed) return this.job(input);
+    const thread = this.leastBusy();
+    const id = this.nextId++;
+    try {
+      return await new Promise<O>((resolve, reject) => {
+        thread.pending.set(id, { resolve, reject });
+        thread.worker.postMessage({ id, input });
+      });
+    } catch (error) {
+      if (!(error instanceof ThreadDiedError)) throw error;
+      return this.job(input);
+    }
+  }
+
+  private leastBusy(): Thread<O> {
+    while (this.pool.length < this.threads) this.pool.push(this.spawn());
+    return this.pool.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
+  }
+
+  private spawn(): Thread<O> {
+    const worker = startWorkerThread(this.name, this.callerUrl, this.limits);
+    const thread: Thread<O> = { worker, pending: new Map() };
+    worker.unref();
+    worker.on('message', (answer: JobAnswer<O>) => {
+      const pending = thread.pending.get(answer.id);
+      thread.pending.delete(answer.id);
+      if ('output' in answer) pending?.resolve(answer.output);
+      else pending?.reject(new Error(`${this.name} failed: ${answer.error}`));
+    });
+    const fail = (error: Error) => {
+      for (const pending of thread.pending.values()) pending.reject(error);
+      thread.pending.clear();
+      const index = this.pool.indexOf(thread);
+      if (index >= 0) this.pool.splice(index, 1);
+    };
+    worker.on('error', (error) => fail(new ThreadDiedError(error.message)));
+    worker.on('exit', (code) => fail(new ThreadDiedError(`${this.name} thread exited with code ${code}`)));
+    return thread;
+  }
+
+  /** Stops the threads; later jobs run inline. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.pool.splice(0).map((thread) => thread.worker.terminate()));
+  }
+}
+
+/** The body of a {@link ThreadPool}'s thread script: answers each job posted to it with `job`. */
+export function serveJobs<I, O>(job: (input: I) => O): void {
+  parentPort!.on('message', ({ id, input }: { id: number; input: I }) => {
+    let answer: JobAnswer<O>;
+    try {
+      answer = { id, output: job(input) };
+    } catch (error) {
+      answer = { id, error: error instanceof Error ? error.message : String(error) };
+    }
+    parentPort!.postMessage(answer);
+  });
+}
