@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DefaultExtractionEngine } from './default-engine.js';
 import { ExtractionThreads } from './extraction-threads.js';
 import type { FillInput } from './fill-page.js';
+import type { ExtractionInput } from './types.js';
 
 // Counts fill steps run on this (the main) thread. Worker threads load their own copy of the module,
 // which this mock does not reach: a page filled on a thread leaves the count alone.
@@ -40,7 +41,7 @@ describe('ExtractionThreads', () => {
     const threaded = new DefaultExtractionEngine(undefined, threads);
     const inline = new DefaultExtractionEngine();
     const heavy = heavyCase();
-    const inputs = [
+    const inputs: ExtractionInput[] = [
       { url, ...heavy },
       { url, html: '<h1>Lamp</h1><p>Beautiful lamp.</p>', schema: heavy.schema }, // required price missing
       { url, html: heavy.html, query: 'kettle price' }, // no schema: the generic object
