@@ -1,6 +1,5 @@
-import { RUN_PARAMS } from '@webdata/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { itemOutcome } from '../store/item-outcome.test-support.js';
+import { itemOutcome, queuedCrawlRun } from '../store/item-outcome.test-support.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ClaimedItem } from '../store/store.js';
 import { ResultWriter } from './result-writer.js';
@@ -12,16 +11,9 @@ afterEach(() => store?.close());
 /** A crawl run of `count` pages, all claimed by one worker. */
 async function claimedRun(count: number): Promise<{ runId: string; items: ClaimedItem[] }> {
   store = new SqliteStore(':memory:');
-  const urls = Array.from({ length: count }, (_, i) => `https://s.example/${i}`);
-  const { run } = await store.createRun({
-    owner: OWNER,
-    type: 'crawl',
-    urls,
-    params: RUN_PARAMS.crawl.parse({ limit: 100 }),
-    items: urls.map((url) => ({ url, key: url, depth: 0 })),
-  });
+  const runId = await queuedCrawlRun(store, OWNER, count);
   const items = await store.claimItems('w', count, 60_000);
-  return { runId: run.run.id, items };
+  return { runId, items };
 }
 
 describe('ResultWriter', () => {

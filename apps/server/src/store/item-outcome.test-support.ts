@@ -1,4 +1,5 @@
-import type { ItemOutcome } from './store.js';
+import { RUN_PARAMS } from '@webdata/contract';
+import type { ItemOutcome, Store } from './store.js';
 
 /**
  * A page's outcome as the engine hands it to the store, for store and engine
@@ -24,4 +25,20 @@ export function itemOutcome(
     contents: status === 'succeeded' ? { markdown: '# ok' } : {},
     ...extra,
   };
+}
+
+/**
+ * A crawl run of `count` queued pages (`https://s.example/0` …) created in
+ * `store` for `owner`, for engine tests that claim and finish its items.
+ */
+export async function queuedCrawlRun(store: Store, owner: string, count: number): Promise<string> {
+  const urls = Array.from({ length: count }, (_, i) => `https://s.example/${i}`);
+  const { run } = await store.createRun({
+    owner,
+    type: 'crawl',
+    urls,
+    params: RUN_PARAMS.crawl.parse({ limit: 100 }),
+    items: urls.map((url) => ({ url, key: url, depth: 0 })),
+  });
+  return run.run.id;
 }
