@@ -18,19 +18,55 @@ function words(text: string): string {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join('');
 }
 
-/** Markdown without link and image targets (`[text](url)` → `text`), whose words are not the page's text. */
-function markdownWords(markdown: string): string {
+/**
+ * At each place in Markdown, the first of: an escaped character, a code span
+ * or fenced block (a run of backticks to the next run of as many), a link or
+ * image target (`](url "title")`), an autolink (`<https://…>`).
+ */
+const MARKDOWN_TOKENS =
+  /\\[\s\S]|(`+)[\s\S]*?[^`]\1(?!`)|\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)|<https?:[^>]*>/g;
+
+/**
+ * Markdown without link and image targets (`[text](url)` → `text`), whose
+ * words are not the page's text. Code is left as it is: `[.](?!bat$)` in a
+ * code span is a regular expression the page shows, not a link (its words
+ * `bat` are the page's), and prose never holds an unescaped `](`.
+ */
+export function markdownWords(markdown: string): string {
   return words(
-    markdown.replace(/\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, ']').replace(/<https?:[^>]*>/g, ''),
+    markdown.replace(MARKDOWN_TOKENS, (token) =>
+      token.startsWith(']') ? ']' : token.startsWith('<') ? '' : token,
+    ),
   );
 }
 
-/** The text blocks Readability keeps on a page (each block's own words; nested blocks are checked on their own). */
+/** Where a block's words as the page has them travel through Readability (it keeps `data-` attributes). */
+const PAGE_WORDS = 'data-paragraph-check-words';
+
+/**
+ * The text blocks Readability keeps on a page (each block's own words;
+ * nested blocks are checked on their own), each read as the page has it.
+ *
+ * Why not the text Readability leaves in the block: Readability also
+ * removes inline elements whose class reads like chrome to it from inside
+ * the paragraphs it keeps (Sphinx's `<span class="mailheader">Content-Type</span>`
+ * matches its `header`, `<span class="menuselection">` its `menu`), so its
+ * block "also add a header" is not the page's "also add a Content-Type
+ * header", and a converter that keeps the page's words would be counted as
+ * losing the paragraph. Each block is tagged with its own words before
+ * Readability runs, and a block Readability kept is checked with those; a
+ * block Readability made itself (a `<div>` turned into a `<p>`, loose text
+ * wrapped) has no tag and is checked with the text Readability left in it.
+ * Words Readability kept are a part of the page's words, so this finds every
+ * loss the text left by Readability would, and more.
+ */
 export function readabilityBlocks(html: string, url: string): string[] {
   const { document } = parseHTML(html);
   // Readability resolves links against the document's URL; linkedom's documents have none.
   Object.defineProperty(document, 'documentURI', { value: url });
   Object.defineProperty(document, 'baseURI', { value: url });
+  for (const element of Array.from(document.querySelectorAll(BLOCKS)))
+    element.setAttribute(PAGE_WORDS, words(element.textContent ?? ''));
   const article = new Readability(document as unknown as Document).parse();
   if (!article?.content) return [];
   const { document: kept } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
@@ -38,7 +74,7 @@ export function readabilityBlocks(html: string, url: string): string[] {
   for (const element of Array.from(kept.querySelectorAll(BLOCKS))) {
     // A block holding other blocks (a list item with a nested list) is checked through them.
     if (element.querySelector(BLOCKS)) continue;
-    const text = words(element.textContent ?? '');
+    const text = element.getAttribute(PAGE_WORDS) ?? words(element.textContent ?? '');
     if (text) blocks.push(text);
   }
   return blocks;

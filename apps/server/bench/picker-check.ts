@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertPage, convertWithReadability } from '../src/content/convert-page.js';
-import { missingBlocks, readabilityBlocks } from './paragraph-check.js';
+import { markedContentWords, missingBlocks, readabilityBlocks } from './paragraph-check.js';
 
 const roots = process.argv.slice(2);
 if (roots.length === 0) roots.push('/usr/share/doc/git-doc');
@@ -29,6 +29,7 @@ for (const root of roots) {
   const paths: Record<string, number> = { light: 0, readability: 0 };
   let blocks = 0;
   let missing = 0;
+  let missingOutside = 0;
   let missingBefore = 0;
   let pagesMissing = 0;
   let ourChars = 0;
@@ -52,14 +53,20 @@ for (const root of roots) {
     blocks += kept.length;
     const lost = missingBlocks(kept, ours.markdown);
     missing += lost.length;
+    const marked = lost.length > 0 ? markedContentWords(html) : null;
+    const outside = marked === null ? [] : lost.filter((block) => !marked.includes(block));
+    missingOutside += outside.length;
     missingBefore += missingBlocks(kept, theirs.markdown).length;
     if (lost.length > 0) pagesMissing += 1;
-    if (verbose) for (const block of lost) console.log(`  ${file}: ${block.slice(0, 100)}`);
+    if (verbose)
+      for (const block of lost)
+        console.log(`  ${file}${outside.includes(block) ? ' (outside marked)' : ''}: ${block.slice(0, 100)}`);
   }
   const n = files.length;
   console.log(
     `${root}: ${n} pages; light tree ${paths.light}, linkedom + Readability ${paths.readability}\n` +
-      `  blocks Readability kept, missing from our Markdown: ${missing} of ${blocks} (on ${pagesMissing} pages); ` +
+      `  blocks Readability kept, missing from our Markdown: ${missing} of ${blocks} (on ${pagesMissing} pages; ` +
+      `${missingOutside} of them outside the content the page marks); ` +
       `from the linkedom + Readability path's: ${missingBefore}\n` +
       `  Markdown characters, ours / Readability path's: ${(ourChars / Math.max(1, theirChars)).toFixed(3)}\n` +
       `  CPU ms/page: convertPage ${(ourMs / n).toFixed(1)}, linkedom + Readability path ${(theirMs / n).toFixed(1)}`,
