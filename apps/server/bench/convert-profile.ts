@@ -78,28 +78,32 @@ function profile(root: string): {
       const light = timed(parse, () => parseLightDocument(html));
       const body = light.body;
       if (light.documentElement?.tagName === 'HTML' && body) {
-        const facts = timed('scan', () => scanPage(light, documentBaseUrl(light, url)));
+        const base = documentBaseUrl(light, url);
+        const facts = timed('scan', () => scanPage(light, base));
+        const linkBase = base?.href ?? url;
         const root = facts.contentRoot;
         content = timed('main content', () => {
           if (root) {
-            isMarked = markedContent(root);
+            isMarked = markedContent(root, linkBase);
             return isMarked ? root : null;
           }
-          const picked = pickMainContent(body, url) ?? shortPageContent(body);
-          removeNoise(picked);
+          const picked = pickMainContent(body, linkBase) ?? shortPageContent(body);
+          removeNoise(picked, linkBase);
           return picked;
         });
       }
       if (!content) {
         // The linkedom path: the light work above is what convertPage spends before turning to it.
         const document = timed(parse, () => parseHtmlDocument(html));
-        const facts = timed('scan', () => scanPage(document, documentBaseUrl(document, url)));
+        const base = documentBaseUrl(document, url);
+        const facts = timed('scan', () => scanPage(document, base));
         const main = timed('main content', () =>
           extractMainContent(document, {
             keepClasses: facts.codeLanguageClasses,
             contentRoot: facts.contentRoot,
             elementCount: facts.elementCount,
             maxDepth: facts.maxDepth,
+            pageUrl: base?.href ?? url,
             reparse: () => parseHtmlDocument(html),
           }),
         );

@@ -225,3 +225,65 @@ describe('convertPage on real pages that mark their content (Python manual)', ()
     expect(light.markdown.length).toBeGreaterThan(0);
   });
 });
+
+describe('convertPage on a <nav> inside the content the page marks', () => {
+  const url = 'https://e.com/guide.html';
+  const prose = (what: string) =>
+    `Prose of the ${what} section, long enough to read as a paragraph. `.repeat(5);
+  /** A page marking its content, with a site menu outside it and `nav` at the top of the content. */
+  const page = (nav: string, outside = '<nav><a href="/">Home</a> <a href="/docs/">Docs</a></nav>') =>
+    `<!doctype html><html><head><title>Guide</title></head><body>${outside}
+<main><h1>Guide</h1>${nav}<section id="one"><h2>One</h2><p>${prose('first')}</p></section>
+<section id="two"><h2>Two</h2><p>${prose('second')}</p></section></main></body></html>`;
+  const contents =
+    '<nav class="contents"><p class="topic-title">Contents</p><ul><li><a href="#one">One</a></li><li><a href="#two">Two</a></li></ul></nav>';
+  const paths = [
+    ['light tree', convertPage],
+    ['linkedom', convertWithReadability],
+  ] as const;
+
+  it.each(paths)(
+    '%s: keeps a table of contents whose links all lead into the page (as Readability does)',
+    (_, convert) => {
+      const { markdown, text } = convert(page(contents), url, {});
+      expect(markdown).toContain(
+        'Contents\n\n- [One](https://e.com/guide.html#one)\n- [Two](https://e.com/guide.html#two)',
+      );
+      expect(text).toContain('Contents');
+      expect(markdown).not.toContain('Home'); // the site menu outside the content is still navigation
+    },
+  );
+
+  it.each(paths)(
+    '%s: drops a <nav> in the content that leads to other pages, or holds one in-page link',
+    (_, convert) => {
+      const pager = '<nav><a href="#one">One</a> <a href="/prev.html">Previous page</a></nav>';
+      const skip = '<nav><a href="#two">Skip to the second section</a></nav>';
+      for (const nav of [pager, skip]) {
+        const { markdown } = convert(page(nav), url, {});
+        expect(markdown).toContain('## One');
+        expect(markdown).not.toMatch(/Previous page|Skip to/);
+      }
+    },
+  );
+
+  it.each(paths)(
+    '%s: drops a <nav> of in-page links outside the content (a one-page site menu)',
+    (_, convert) => {
+      const menu = '<nav><a href="#one">Go to one</a> <a href="#two">Go to two</a></nav>';
+      const { markdown } = convert(page('', menu), url, {});
+      expect(markdown).toContain('## Two');
+      expect(markdown).not.toContain('Go to');
+    },
+  );
+
+  it("keeps the Python manual's in-page contents (faq/design.html)", () => {
+    const file = '/usr/share/doc/python3.11/html/faq/design.html';
+    const { markdown } = convertPage(readFileSync(file, 'utf8'), 'http://127.0.0.1/faq/design.html', {
+      html: false,
+    });
+    expect(markdown).toMatch(
+      /\nContents\n\n- \[Design and History FAQ\]\(http:\/\/127\.0\.0\.1\/faq\/design\.html#design-and-history-faq\)\n {2}- \[Why does Python use indentation/,
+    );
+  });
+});

@@ -66,12 +66,13 @@ function convertLightPage(html: string, pageUrl: string, options: { html?: boole
   const base = documentBaseUrl(document, pageUrl);
   const facts = scanPage(document, base);
   if (facts.maxDepth > MARKDOWN_MAX_DEPTH) return null;
+  // Scanning made the links absolute: in-page links are this URL with a fragment.
+  const linkBase = base?.href ?? pageUrl;
   let content: ContentElement | null = null;
-  if (facts.contentRoot && markedContent(facts.contentRoot)) content = facts.contentRoot;
+  if (facts.contentRoot && markedContent(facts.contentRoot, linkBase)) content = facts.contentRoot;
   else if (!facts.contentRoot) {
-    // Scanning made the links absolute: in-page links are the page's own URL with a fragment.
-    content = pickMainContent(body, base?.href ?? pageUrl) ?? shortPageContent(body);
-    removeNoise(content);
+    content = pickMainContent(body, linkBase) ?? shortPageContent(body);
+    removeNoise(content, linkBase);
     if (!hasText(content, 1)) content = null;
   }
   if (!content) return null;
@@ -124,6 +125,7 @@ export function convertWithReadability(
     contentRoot: facts.contentRoot,
     elementCount: facts.elementCount,
     maxDepth: facts.maxDepth,
+    pageUrl: base?.href ?? pageUrl,
     reparse: () => {
       const fresh = parseHtmlDocument(html);
       scanPage(fresh, base);

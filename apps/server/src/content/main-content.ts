@@ -44,14 +44,45 @@ function linkDense(element: ContentElement): boolean {
   return linked / total > 0.5;
 }
 
+/** The least number of entries that makes a `<nav>` of in-page links a table of contents. */
+const CONTENTS_MIN_LINKS = 2;
+
+/**
+ * Whether `nav` is the page's own table of contents: at least
+ * {@link CONTENTS_MIN_LINKS} links, every one into the page itself (a
+ * fragment of `pageUrl`; scanning made links absolute). Breadcrumbs,
+ * pagination and site menus lead to other pages.
+ */
+function inPageContents(nav: ContentElement, pageUrl: string): boolean {
+  const prefix = `${pageUrl.split('#', 1)[0]}#`;
+  let links = 0;
+  const stack: ContentElement[] = [nav];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
+      if (child.tagName.toUpperCase() === 'A') {
+        const href = child.getAttribute('href');
+        if (href === null) continue;
+        if (!href.startsWith('#') && !href.startsWith(prefix)) return false;
+        links += 1;
+      }
+      stack.push(child);
+    }
+  }
+  return links >= CONTENTS_MIN_LINKS;
+}
+
 /**
  * Removes noise under `root` in one walk (cheaper than a CSS query over
  * linkedom): noise elements, hidden ones, `<header>`s and `<aside>`s that
  * are not inside a `<main>`/`<article>` (site headers and sidebars), and
  * asides inside it that are mostly links (related links; footnotes and
- * notes stay).
+ * notes stay). A `<nav>` inside a `<main>`/`<article>` whose links all lead
+ * into the page (`pageUrl`, the URL its links resolve against) stays: it is
+ * the page's table of contents (Sphinx's `.. contents::`), which Readability
+ * keeps too; every other `<nav>` is navigation.
  */
-export function removeNoise(root: ContentElement): void {
+export function removeNoise(root: ContentElement, pageUrl: string): void {
   const doomed: ContentElement[] = [];
   const stack: [ContentElement, boolean][] = [];
   const push = (parent: ContentElement, inContent: boolean) => {
@@ -64,7 +95,7 @@ export function removeNoise(root: ContentElement): void {
     const [element, inContent] = stack.pop()!;
     const tag = element.tagName.toUpperCase();
     if (
-      NOISE_TAGS.has(tag) ||
+      (NOISE_TAGS.has(tag) && !(tag === 'NAV' && inContent && inPageContents(element, pageUrl))) ||
       element.hasAttribute('hidden') ||
       element.getAttribute('aria-hidden') === 'true' ||
       ((tag === 'HEADER' || tag === 'ASIDE') && !inContent) ||
@@ -95,14 +126,14 @@ function textLength(element: ContentElement | null | undefined): number {
  * navigation, footers, asides, scripts and form controls removed (and a
  * site `<header>` outside main/article too).
  */
-export function fallbackContent(document: HtmlDocument): Element {
+export function fallbackContent(document: HtmlDocument, pageUrl: string): Element {
   const articles = document.getElementsByTagName('article');
   const root =
     document.querySelector('main, [role="main"]') ??
     (articles.length === 1 ? articles[0] : null) ??
     document.body ??
     document.documentElement;
-  removeNoise(root);
+  removeNoise(root, pageUrl);
   return root;
 }
 
@@ -113,8 +144,8 @@ export function fallbackContent(document: HtmlDocument): Element {
  * documentation keeps one section of a long page and drops link lists
  * (tables of contents), while costing more than the rest of the conversion.
  */
-export function markedContent(contentRoot: ContentElement): boolean {
-  removeNoise(contentRoot);
+export function markedContent(contentRoot: ContentElement, pageUrl: string): boolean {
+  removeNoise(contentRoot, pageUrl);
   return hasText(contentRoot, SHORT_TEXT);
 }
 
@@ -148,6 +179,8 @@ export interface MainContentOptions {
   /** Elements in the document and their deepest nesting: too many or too deep and Readability is skipped. */
   elementCount: number;
   maxDepth: number;
+  /** The URL the page's links resolve against (its `<base href>`, else its own URL). */
+  pageUrl: string;
   /** A fresh, prepared copy of the page (Readability changes the one it reads). */
   reparse: () => HtmlDocument;
 }
@@ -163,13 +196,13 @@ export interface MainContentOptions {
  * `READABILITY_LIMITS.maxDepth` go straight to that fallback (see `src/readability.ts`).
  */
 export function extractMainContent(document: HtmlDocument, options: MainContentOptions): MainContent {
-  if (options.contentRoot && markedContent(options.contentRoot))
+  if (options.contentRoot && markedContent(options.contentRoot, options.pageUrl))
     return { element: options.contentRoot, source: 'marked' };
   if (
     options.elementCount > READABILITY_LIMITS.maxElements ||
     options.maxDepth > READABILITY_LIMITS.maxDepth
   ) {
-    return { element: fallbackContent(document), source: 'fallback', article: null };
+    return { element: fallbackContent(document, options.pageUrl), source: 'fallback', article: null };
   }
   let picked: ContentElement | null = null;
   let metadata: ArticleMetadata | null = null;
@@ -190,7 +223,7 @@ export function extractMainContent(document: HtmlDocument, options: MainContentO
   // On a short page Readability's scoring is unreliable (it tends to keep
   // navigation and drop the heading); the plain cleaned <main>/<body> wins
   // unless it is empty.
-  const fallback = fallbackContent(options.reparse());
+  const fallback = fallbackContent(options.reparse(), options.pageUrl);
   if (!picked || textLength(fallback) > 0)
     return { element: fallback, source: 'fallback', article: metadata };
   return { element: picked, source: 'readability', article: metadata };
