@@ -18,7 +18,7 @@
  *
  * Settings: BENCH_DOCS_CONCURRENCY (8), BENCH_DOCS_SAMPLE (30 pages checked
  * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
- * BENCH_DOCS_CORPORA (dev,held).
+ * BENCH_DOCS_CORPORA (dev,held; `none` with screenshots on runs the screenshots alone, on the dev manual).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -301,7 +301,10 @@ export async function benchDocs(): Promise<void> {
   const shotConcurrency = Number(process.env.BENCH_DOCS_SCREENSHOT_CONCURRENCY ?? 2);
   const parts = (process.env.BENCH_DOCS_CORPORA ?? 'dev,held').split(',');
   const corpora = CORPORA.filter((c) => parts.includes(c.part));
-  const missing = corpora.filter((c) => !existsSync(join(c.root, c.start)));
+  // The screenshots are of the development manual's pages, whichever crawls run.
+  const dev = CORPORA[0]!;
+  const needed = shots > 0 && !corpora.includes(dev) ? [...corpora, dev] : corpora;
+  const missing = needed.filter((c) => !existsSync(join(c.root, c.start)));
   if (missing.length > 0) {
     throw new Error(
       `the docs bench needs Debian's HTML manuals: apt-get install ${missing.map((c) => c.debianPackage).join(' ')}`,
@@ -309,7 +312,6 @@ export async function benchDocs(): Promise<void> {
   }
   for (const corpus of corpora) printCorpus(await benchCorpus(corpus, concurrency, sample), concurrency);
 
-  const dev = corpora[0]!;
   if (shots === 0) return;
   const site = new DocsSite(dev.root);
   await site.start();
