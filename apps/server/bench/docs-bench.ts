@@ -126,8 +126,8 @@ async function checkFidelity(
     figures.blocks += blocks.length;
     const marked = markedContentWords(html);
     for (const block of missingBlocks(blocks, markdown.get(url)!)) {
-      figures.missing.push({ page: url.slice(siteUrl.length), block });
-      if (marked === null || marked.includes(block)) figures.missingInContent += 1;
+      figures.missing.push({ page: url.slice(siteUrl.length), block: block.kept });
+      if (marked === null || marked.includes(block.kept)) figures.missingInContent += 1;
     }
   }
   return figures;

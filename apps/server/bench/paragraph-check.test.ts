@@ -13,20 +13,23 @@ function article(paragraph: string): string {
 }
 
 describe('the paragraph check', () => {
-  it('reads a kept block as the page has it, not as Readability left it', () => {
+  it('finds a kept block as the page has it, where Readability stripped part of it', () => {
     // Readability removes the span from inside the paragraph (its class reads like a header to it).
     const html = article(
       '<p>Also add a <span class="mailheader">Content-Type</span> header to the message, with its parameters.</p>',
     );
-    const blocks = readabilityBlocks(html, url);
-    expect(blocks).toContain('alsoaddacontenttypeheadertothemessagewithitsparameters');
+    const block = readabilityBlocks(html, url).find((b) => b.kept.startsWith('alsoadd'));
+    expect(block).toEqual({
+      kept: 'alsoaddaheadertothemessagewithitsparameters',
+      page: 'alsoaddacontenttypeheadertothemessagewithitsparameters',
+    });
     expect(
-      missingBlocks(blocks, 'Also add a Content-Type header to the message, with its parameters.'),
-    ).not.toContain('alsoaddacontenttypeheadertothemessagewithitsparameters');
-    // A converter that drops the span loses words of the paragraph: found.
-    expect(missingBlocks(blocks, 'Also add a header to the message, with its parameters.')).toContain(
-      'alsoaddacontenttypeheadertothemessagewithitsparameters',
-    );
+      missingBlocks([block!], 'Also add a Content-Type header to the message, with its parameters.'),
+    ).toEqual([]);
+    // Dropping the span, as Readability does, loses nothing Readability kept.
+    expect(missingBlocks([block!], 'Also add a header to the message, with its parameters.')).toEqual([]);
+    // Losing a word Readability kept is found.
+    expect(missingBlocks([block!], 'Also add a Content-Type header to the message.')).toEqual([block]);
   });
 
   it('drops link targets from the Markdown but not code that looks like a link', () => {
@@ -39,7 +42,11 @@ describe('the paragraph check', () => {
   });
 
   it('finds a block only where its words stand together, in order', () => {
-    expect(missingBlocks(['onetwo', 'three'], 'One, *two*.\n\n- three')).toEqual([]);
-    expect(missingBlocks(['onetwo', 'four'], 'one three two')).toEqual(['onetwo', 'four']);
+    const block = (text: string) => ({ kept: text, page: text });
+    expect(missingBlocks([block('onetwo'), block('three')], 'One, *two*.\n\n- three')).toEqual([]);
+    expect(missingBlocks([block('onetwo'), block('four')], 'one three two')).toEqual([
+      block('onetwo'),
+      block('four'),
+    ]);
   });
 });

@@ -43,24 +43,28 @@ export function markdownWords(markdown: string): string {
 /** Where a block's words as the page has them travel through Readability (it keeps `data-` attributes). */
 const PAGE_WORDS = 'data-paragraph-check-words';
 
+/** A block of text Readability kept: its words as Readability left them, and as the page has them. */
+export interface KeptBlock {
+  kept: string;
+  page: string;
+}
+
 /**
  * The text blocks Readability keeps on a page (each block's own words;
- * nested blocks are checked on their own), each read as the page has it.
+ * nested blocks are checked on their own), each also read as the page has
+ * it.
  *
- * Why not the text Readability leaves in the block: Readability also
- * removes inline elements whose class reads like chrome to it from inside
- * the paragraphs it keeps (Sphinx's `<span class="mailheader">Content-Type</span>`
- * matches its `header`, `<span class="menuselection">` its `menu`), so its
- * block "also add a header" is not the page's "also add a Content-Type
- * header", and a converter that keeps the page's words would be counted as
- * losing the paragraph. Each block is tagged with its own words before
- * Readability runs, and a block Readability kept is checked with those; a
- * block Readability made itself (a `<div>` turned into a `<p>`, loose text
- * wrapped) has no tag and is checked with the text Readability left in it.
- * Words Readability kept are a part of the page's words, so this finds every
- * loss the text left by Readability would, and more.
+ * Why both: Readability also removes inline elements whose class reads like
+ * chrome to it from inside the paragraphs it keeps (Sphinx's
+ * `<span class="mailheader">Content-Type</span>` matches its `header`,
+ * `<span class="menuselection">` its `menu`), so its block "also add a
+ * header" is not the page's "also add a Content-Type header", and a
+ * converter that keeps the page's words would be counted as losing the
+ * paragraph. Each block is tagged with its own words before Readability
+ * runs; a block Readability made itself (a `<div>` turned into a `<p>`,
+ * loose text wrapped) has no tag and only its kept words.
  */
-export function readabilityBlocks(html: string, url: string): string[] {
+export function readabilityBlocks(html: string, url: string): KeptBlock[] {
   const { document } = parseHTML(html);
   // Readability resolves links against the document's URL; linkedom's documents have none.
   Object.defineProperty(document, 'documentURI', { value: url });
@@ -70,12 +74,13 @@ export function readabilityBlocks(html: string, url: string): string[] {
   const article = new Readability(document as unknown as Document).parse();
   if (!article?.content) return [];
   const { document: kept } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`);
-  const blocks: string[] = [];
+  const blocks: KeptBlock[] = [];
   for (const element of Array.from(kept.querySelectorAll(BLOCKS))) {
     // A block holding other blocks (a list item with a nested list) is checked through them.
     if (element.querySelector(BLOCKS)) continue;
-    const text = element.getAttribute(PAGE_WORDS) ?? words(element.textContent ?? '');
-    if (text) blocks.push(text);
+    const text = words(element.textContent ?? '');
+    // A block Readability emptied kept nothing to lose.
+    if (text) blocks.push({ kept: text, page: element.getAttribute(PAGE_WORDS) ?? text });
   }
   return blocks;
 }
@@ -91,8 +96,14 @@ export function markedContentWords(html: string): string | null {
   return marked ? words(marked.textContent ?? '') : null;
 }
 
-/** The blocks of `blocks` whose letters and digits do not appear in `markdown` (in order, contiguously). */
-export function missingBlocks(blocks: readonly string[], markdown: string): string[] {
+/**
+ * The blocks of `blocks` lost in `markdown`: neither their kept words nor
+ * the page's words appear in it (in order, contiguously). Found as the page
+ * has it, the block lost nothing of the page; found as Readability left it,
+ * it lost nothing Readability kept (words Readability and the converter
+ * both dropped, a hidden element say, are no loss against Readability).
+ */
+export function missingBlocks(blocks: readonly KeptBlock[], markdown: string): KeptBlock[] {
   const haystack = markdownWords(markdown);
-  return blocks.filter((block) => !haystack.includes(block));
+  return blocks.filter((block) => !haystack.includes(block.kept) && !haystack.includes(block.page));
 }

@@ -54,13 +54,15 @@ for (const root of roots) {
     const lost = missingBlocks(kept, ours.markdown);
     missing += lost.length;
     const marked = lost.length > 0 ? markedContentWords(html) : null;
-    const outside = marked === null ? [] : lost.filter((block) => !marked.includes(block));
+    const outside = marked === null ? [] : lost.filter((block) => !marked.includes(block.kept));
     missingOutside += outside.length;
     missingBefore += missingBlocks(kept, theirs.markdown).length;
     if (lost.length > 0) pagesMissing += 1;
     if (verbose)
       for (const block of lost)
-        console.log(`  ${file}${outside.includes(block) ? ' (outside marked)' : ''}: ${block.slice(0, 100)}`);
+        console.log(
+          `  ${file}${outside.includes(block) ? ' (outside marked)' : ''}: ${block.kept.slice(0, 100)}`,
+        );
   }
   const n = files.length;
   console.log(
