@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /** Watches a page's requests so a capture can wait for late loads without a fixed pause. */
 export interface NetworkQuiet {
@@ -13,20 +13,33 @@ export interface NetworkQuiet {
 }
 
 /**
- * Starts counting the page's requests. Playwright's own `networkidle` state
- * needs 500 ms of silence; a screenshot only needs the late images and fonts
- * that follow `load`, which a shorter window catches.
+ * Requests of a kind Playwright calls `other`: in Chromium the tab's icon
+ * (fetched after `load` on nearly every page: `<link rel="icon">` or
+ * `/favicon.ico`), prefetches, pings, CSP reports and CORS preflights.
+ * None of them changes the page's pixels, so none is waited for (on the
+ * Python manual each page's icon alone held every capture for the 200 ms
+ * quiet window). They still go through the guard like every request.
+ */
+const NOT_PAINTED = 'other';
+
+/**
+ * Starts counting the page's requests that can change what it shows.
+ * Playwright's own `networkidle` state needs 500 ms of silence; a
+ * screenshot only needs the late images and fonts that follow `load`, which
+ * a shorter window catches.
  */
 export function trackNetwork(page: Page): NetworkQuiet {
   let inFlight = 0;
   let started = 0;
   let lastActivity = Date.now();
-  page.on('request', () => {
+  page.on('request', (request) => {
+    if (request.resourceType() === NOT_PAINTED) return;
     started++;
     inFlight++;
     lastActivity = Date.now();
   });
-  const done = () => {
+  const done = (request: Request) => {
+    if (request.resourceType() === NOT_PAINTED) return;
     inFlight = Math.max(0, inFlight - 1);
     lastActivity = Date.now();
   };
