@@ -50,7 +50,9 @@ export async function bareScreenshots(
       tabs.map(async (tab) => {
         while (next < urls.length) {
           const url = urls[next++]!;
-          bytes += await capture(tab, url);
+          // Not `bytes += await …`: that reads `bytes` before the other tab's capture adds to it.
+          const size = await capture(tab, url);
+          bytes += size;
         }
       }),
     );
