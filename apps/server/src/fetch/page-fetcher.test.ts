@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { PageError } from '../errors.js';
@@ -170,6 +170,23 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
       res.end(gzipSync(HTML));
     },
+    '/deflated-page': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' });
+      res.end(deflateSync(HTML));
+    },
+    '/raw-deflated-page': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' });
+      res.end(deflateRawSync(HTML));
+    },
+    '/brotli-page': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' });
+      res.end(brotliCompressSync(HTML));
+    },
+    '/gzip-bomb': (_req, res) => {
+      // 200,000 bytes unpacked from a few hundred: the cap applies to what is unpacked.
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      res.end(gzipSync(Buffer.alloc(200_000, 'a')));
+    },
     '/sitemap.xml.gz': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/x-gzip' });
       res.end(gzipSync(SITEMAP));
@@ -292,6 +309,8 @@ describe('PageFetcher against a loopback fixture', () => {
       // The download was cut off: the server saw the client go before it sent all 20,000 bytes.
       await new Promise((r) => setTimeout(r, 50));
       expect(site.abortedPaths).toContain('/big-streamed');
+      const unpacked = await pageError(fetcher.fetchPage(`${site.origin}/gzip-bomb`));
+      expect(unpacked.code).toBe('too_large');
     } finally {
       await fetcher.close();
     }
@@ -326,12 +345,15 @@ describe('PageFetcher against a loopback fixture', () => {
     }
   });
 
-  it('decodes Latin-1 from the header or from <meta charset>, and gzip transfer encoding', async () => {
+  it('decodes Latin-1 from the header or from <meta charset>, and gzip, deflate (zlib or raw) and br content codings', async () => {
     const fetcher = new PageFetcher(fetcherConfig());
     try {
       expect((await fetcher.fetchPage(`${site.origin}/latin1`)).body).toContain('Crème brûlée à Noël');
       expect((await fetcher.fetchPage(`${site.origin}/latin1-meta`)).body).toContain('Señor');
       expect((await fetcher.fetchPage(`${site.origin}/gzipped-page`)).body).toBe(HTML);
+      expect((await fetcher.fetchPage(`${site.origin}/deflated-page`)).body).toBe(HTML);
+      expect((await fetcher.fetchPage(`${site.origin}/raw-deflated-page`)).body).toBe(HTML);
+      expect((await fetcher.fetchPage(`${site.origin}/brotli-page`)).body).toBe(HTML);
     } finally {
       await fetcher.close();
     }

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { ServerConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import { decodeBody, kindOfMediaType, parseContentType, sniffKind } from './content-type.js';
@@ -12,7 +13,7 @@ import {
 } from './guarded-connector.js';
 import { HostGate } from './host-gate.js';
 import { HttpStatusError } from './http-status-error.js';
-import { checkDeclaredLength, type OverflowPolicy, readBodyCapped } from './read-body.js';
+import { checkDeclaredLength, dropBody, type OverflowPolicy, readBodyCapped } from './read-body.js';
 import { allowAllRobots, parseRobots, RobotsCache } from './robots.js';
 import { checkHopUrl } from './ssrf-guard.js';
 import type {
@@ -51,6 +52,10 @@ export const PAGE_ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.8';
 const TEXT_ACCEPT = 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.8';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** The content codings asked for (and undone by `readBodyCapped`), as undici's `fetch()` asks over http. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** A redirect's or an error status's body is read (and dropped) up to this, keeping the connection. */
+const DISCARD_MAX_BYTES = 64 * 1024;
 /** robots.txt past this is ignored (Google reads 500 KiB). */
 const ROBOTS_MAX_BYTES = 512 * 1024;
 /** A robots.txt that does not answer in this time is treated as absent. */
@@ -310,15 +315,24 @@ export class PageFetcher implements PageFetcherLike {
         );
         deadline.start();
         try {
-          const response = await undiciFetch(current.href, {
-            dispatcher: this.agent,
-            redirect: 'manual',
+          // `dispatcher.request`, not `fetch()`: a Node stream body and plain header
+          // objects instead of a WHATWG Request, Headers and web stream per page.
+          const response = await this.agent.request({
+            origin: current.origin,
+            path: `${current.pathname}${current.search}`,
+            method: 'GET',
             signal,
-            headers: { 'user-agent': this.config.userAgent, accept: req.accept },
+            headers: {
+              'user-agent': this.config.userAgent,
+              accept: req.accept,
+              'accept-encoding': ACCEPT_ENCODING,
+            },
           });
-          const location = response.headers.get('location');
-          if (REDIRECT_STATUSES.has(response.status) && location) {
-            await response.body?.cancel().catch(() => {});
+          const status = response.statusCode;
+          const body = response.body;
+          const location = headerOf(response.headers, 'location');
+          if (REDIRECT_STATUSES.has(status) && location) {
+            await discard(body, signal);
             if (hop >= this.config.maxRedirects) {
               throw new PageError(
                 'too_many_redirects',
@@ -335,34 +349,34 @@ export class PageFetcher implements PageFetcherLike {
             current = checkHopUrl(next, this.config.allowPrivateNetworks);
             continue;
           }
-          const ok = response.status >= 200 && response.status <= 299;
+          const ok = status >= 200 && status <= 299;
           if (!ok) {
-            await response.body?.cancel().catch(() => {});
-            return {
-              finalUrl: current.href,
-              status: response.status,
-              contentType: null,
-              bytes: new Uint8Array(0),
-            };
+            await discard(body, signal);
+            return { finalUrl: current.href, status, contentType: null, bytes: new Uint8Array(0) };
           }
-          const contentType = response.headers.get('content-type');
+          const contentType = headerOf(response.headers, 'content-type');
           if (req.pagesOnly) {
             const media = parseContentType(contentType);
             if (media.type && !kindOfMediaType(media.type)) {
-              await response.body?.cancel().catch(() => {});
+              dropBody(body);
               throw new PageError('unsupported_content', `unsupported content type ${media.type}`);
             }
           }
           if (req.overflow === 'error') {
             try {
-              checkDeclaredLength(response.headers.get('content-length'), req.maxBytes);
+              checkDeclaredLength(headerOf(response.headers, 'content-length'), req.maxBytes);
             } catch (error) {
-              await response.body?.cancel().catch(() => {});
+              dropBody(body);
               throw error;
             }
           }
-          const bytes = await readBodyCapped(response.body, req.maxBytes, req.overflow);
-          return { finalUrl: current.href, status: response.status, contentType, bytes };
+          const bytes = await readBodyCapped(
+            body,
+            headerOf(response.headers, 'content-encoding'),
+            req.maxBytes,
+            req.overflow,
+          );
+          return { finalUrl: current.href, status, contentType, bytes };
         } finally {
           release();
         }
@@ -373,6 +387,22 @@ export class PageFetcher implements PageFetcherLike {
       deadline.stop();
     }
   }
+}
+
+/** One response header as a string (repeated headers joined), or null. */
+function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Drops a body we do not read (a redirect's, an error page's): a short one is
+ * read to its end so the connection stays open for the next request; a long
+ * one closes it.
+ */
+async function discard(body: Dispatcher.ResponseData['body'], signal: AbortSignal): Promise<void> {
+  await body.dump({ limit: DISCARD_MAX_BYTES, signal }).catch(() => {});
 }
 
 function safePathname(url: string): string | null {

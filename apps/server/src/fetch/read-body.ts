@@ -1,43 +1,138 @@
-import type { ReadableStream } from 'node:stream/web';
+import { pipeline, type Readable, Transform } from 'node:stream';
+import {
+  constants,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+  type Inflate,
+  type InflateRaw,
+} from 'node:zlib';
 import { PageError } from '../errors.js';
 
 /** What to do when a body is longer than the cap. */
 export type OverflowPolicy = 'error' | 'truncate';
 
+/** More content codings than this on one response is refused (as undici's fetch does: CVE-2022-32206). */
+const MAX_CONTENT_CODINGS = 5;
+
+/** Lenient flushing, as browsers, curl and undici's fetch decode slightly broken compressed bodies. */
+const ZLIB_OPTIONS = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+const BROTLI_OPTIONS = {
+  flush: constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: constants.BROTLI_OPERATION_FLUSH,
+};
+
 /**
- * Reads a response body up to `maxBytes`. Past the cap the stream is
- * cancelled (the rest is never downloaded) and either PageError `too_large`
- * is thrown or the first `maxBytes` are returned (`truncate`, for robots.txt).
+ * `deflate` as servers send it: zlib-wrapped (as the RFC says) or raw (as
+ * some servers do); the first byte tells which, as in undici's fetch.
  */
-export async function readBodyCapped(
-  body: ReadableStream<Uint8Array> | null,
+function createAnyInflate(): Transform {
+  let inner: Inflate | InflateRaw | null = null;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!inner) {
+        inner = (chunk[0]! & 0x0f) === 0x08 ? createInflate(ZLIB_OPTIONS) : createInflateRaw(ZLIB_OPTIONS);
+        inner.on('data', (data: Buffer) => this.push(data));
+        inner.on('error', (error) => this.destroy(error));
+      }
+      inner.write(chunk, () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+  });
+}
+
+/**
+ * The decoders for a `Content-Encoding` header, outermost coding last (as
+ * undici's fetch reads it): gzip, deflate and br; none when a coding is
+ * unknown (the body is then kept as sent).
+ */
+function decodersFor(contentEncoding: string | null): Transform[] {
+  if (!contentEncoding) return [];
+  const codings = contentEncoding.toLowerCase().split(',');
+  if (codings.length > MAX_CONTENT_CODINGS) {
+    throw new PageError('fetch_failed', `too many content codings (${codings.length})`);
+  }
+  const decoders: Transform[] = [];
+  for (let i = codings.length - 1; i >= 0; i -= 1) {
+    const coding = codings[i]!.trim();
+    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip(ZLIB_OPTIONS));
+    else if (coding === 'deflate') decoders.push(createAnyInflate());
+    else if (coding === 'br') decoders.push(createBrotliDecompress(BROTLI_OPTIONS));
+    else if (coding !== 'identity') return [];
+  }
+  return decoders;
+}
+
+/**
+ * Reads a response body (a Node stream, as undici's `dispatcher.request`
+ * gives it) up to `maxBytes` after undoing its `Content-Encoding`. Past the
+ * cap the stream is destroyed (the rest is never downloaded) and either
+ * PageError `too_large` is thrown or the first `maxBytes` are returned
+ * (`truncate`, for robots.txt). Chunks are gathered from `data` events into
+ * one Buffer: no web stream, no per-chunk promise.
+ */
+export function readBodyCapped(
+  body: Readable,
+  contentEncoding: string | null,
   maxBytes: number,
   overflow: OverflowPolicy = 'error',
-): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+): Promise<Buffer> {
+  let decoders: Transform[];
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (total + value.byteLength > maxBytes) {
-        if (overflow === 'truncate') {
-          chunks.push(value.subarray(0, maxBytes - total));
-          total = maxBytes;
-          break;
-        }
-        throw new PageError('too_large', `body larger than the ${maxBytes}-byte download limit`);
-      }
-      chunks.push(value);
-      total += value.byteLength;
-    }
-  } finally {
-    // Stops the download when we left early; a no-op on a finished stream.
-    reader.cancel().catch(() => {});
+    decoders = decodersFor(contentEncoding);
+  } catch (error) {
+    dropBody(body);
+    return Promise.reject(error);
   }
-  return Buffer.concat(chunks, total);
+  const source: Readable =
+    decoders.length === 0 ? body : (pipeline([body, ...decoders], () => {}) as unknown as Readable);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const settle = (error: unknown, bytes?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      if (error) reject(error);
+      else resolve(bytes!);
+    };
+    const onData = (chunk: Buffer) => {
+      if (total + chunk.byteLength > maxBytes) {
+        if (overflow === 'truncate') {
+          chunks.push(chunk.subarray(0, maxBytes - total));
+          total = maxBytes;
+          settle(null, Buffer.concat(chunks, total));
+        } else {
+          settle(new PageError('too_large', `body larger than the ${maxBytes}-byte download limit`));
+        }
+        // Stops the download; with decoders, the pipeline destroys the body too.
+        source.destroy();
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+      total += chunk.byteLength;
+    };
+    // Destroying a stream emits an error; the first one settles, later ones are expected.
+    body.on('error', () => {});
+    source.on('error', () => {});
+    source.on('data', onData);
+    source.once('end', () => settle(null, Buffer.concat(chunks, total)));
+    source.once('error', (error) => settle(error));
+    source.once('close', () => settle(new PageError('fetch_failed', 'the response body ended early')));
+  });
+}
+
+/** Stops a body we will not read: the rest is not downloaded (destroying it emits an error, expected). */
+export function dropBody(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Throws PageError `too_large` when a declared Content-Length is over the cap. */
