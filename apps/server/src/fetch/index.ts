@@ -29,5 +29,6 @@ export type {
   FetchPageOptions,
   FetchTextOptions,
   PageFetcherLike,
+  RawBody,
   RobotsInfo,
 } from './types.js';

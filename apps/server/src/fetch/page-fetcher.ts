@@ -175,6 +175,8 @@ export class PageFetcher implements PageFetcherLike {
         `unsupported content type ${media.type || 'binary (unlabelled)'}`,
       );
     }
+    const bytes = raw.bytes;
+    let body: string | undefined;
     return {
       url,
       finalUrl: raw.finalUrl,
@@ -182,7 +184,12 @@ export class PageFetcher implements PageFetcherLike {
       contentType:
         media.type || (kind === 'html' ? 'text/html' : kind === 'json' ? 'application/json' : 'text/plain'),
       kind,
-      body: decodeBody(raw.bytes, media.charset, kind),
+      raw: { bytes, headerCharset: media.charset },
+      // Decoded when first read: a converter thread decodes `raw` itself.
+      get body() {
+        body ??= decodeBody(bytes, media.charset, kind);
+        return body;
+      },
     };
   }
 
