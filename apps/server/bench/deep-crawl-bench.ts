@@ -91,7 +91,7 @@ export async function crawlWithServer(
   try {
     server = await startChild(
       args,
-      /listening on (http:\/\/\S+)[\s\S]*\b(wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})\b/,
+      /listening on (http:\/\/\S+)[\s\S]*^API key: (wd_key_[0-9a-z]{26}_[A-Za-z0-9_-]{32})$/m,
       env,
       nodeArgs,
       false,
