@@ -100,7 +100,7 @@ export class WebDataServer {
     const deps = {
       config: this.config,
       fetcher: this.fetcher,
-      convert: (page: FetchedPage, html: boolean) => this.converter.convert(page, html),
+      convert: (page: FetchedPage & { html?: boolean }) => this.converter.convert(page),
       extractor: extractInTurn,
       screenshots: this.screenshots,
       embedder: this.embedder,

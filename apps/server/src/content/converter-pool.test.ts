@@ -43,31 +43,6 @@ describe('ConverterPool', () => {
     expect(mainThread.conversions).toBe(pages.length); // the inline pool's, for the comparison
   });
 
-  it('decodes a page given as bytes on its thread, by the header charset or the markup, never on the main thread', async () => {
-    pool = new ConverterPool(1);
-    const latin1 = Buffer.from(
-      '<html><body><main><h1>Crème brûlée</h1><p>à Noël</p></main></body></html>',
-      'latin1',
-    );
-    const marked = Buffer.from(
-      '<html><head><meta charset="iso-8859-1"></head><body><main><p>Señor</p></main></body></html>',
-      'latin1',
-    );
-    // A body that would fail the page if the thread read it instead of the bytes.
-    const page = (bytes: Uint8Array, headerCharset: string | null) => ({
-      kind: 'html' as const,
-      finalUrl: 'https://s.example/',
-      raw: { bytes, headerCharset },
-      get body(): string {
-        throw new Error('the body was decoded on the main thread');
-      },
-    });
-    mainThread.conversions = 0;
-    expect((await pool.convert(page(latin1, 'iso-8859-1'))).markdown).toBe('# Crème brûlée\n\nà Noël');
-    expect((await pool.convert(page(marked, null))).text).toBe('Señor');
-    expect(mainThread.conversions).toBe(0);
-  });
-
   it('converts text and JSON pages too, and keeps working after close (inline)', async () => {
     pool = new ConverterPool(1);
     mainThread.conversions = 0;

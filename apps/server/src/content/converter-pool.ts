@@ -1,6 +1,5 @@
-import type { FetchedPage } from '../fetch/types.js';
 import { ThreadPool } from '../thread-pool.js';
-import { type ConvertInput, convertFetched, convertInput } from './convert-fetched.js';
+import { type ConvertInput, convertFetched } from './convert-fetched.js';
 import type { ConvertedPage } from './types.js';
 
 /**
@@ -23,13 +22,9 @@ export class ConverterPool {
     this.threads = new ThreadPool('convert-worker', import.meta.url, threads, THREAD_LIMITS, convertFetched);
   }
 
-  /** Converts a fetched page; `html: false` when its content is not wanted as HTML. */
-  convert(
-    page: Pick<FetchedPage, 'kind' | 'finalUrl' | 'body' | 'raw'>,
-    html = true,
-  ): Promise<ConvertedPage> {
-    // Only the fields conversion reads cross to the thread: the undecoded bytes when the page has them.
-    return this.threads.run(convertInput(page, html));
+  convert(page: ConvertInput): Promise<ConvertedPage> {
+    // Only the fields conversion reads cross to the thread (a fetched page carries more).
+    return this.threads.run({ kind: page.kind, body: page.body, finalUrl: page.finalUrl, html: page.html });
   }
 
   close(): Promise<void> {

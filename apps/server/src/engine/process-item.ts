@@ -18,8 +18,8 @@ export type PipelineFetcher = PageFetcherLike & CrawlFetcher;
 export interface PipelineDeps {
   config: ServerConfig;
   fetcher: PipelineFetcher;
-  /** Converts a page; `html` false when its content is not wanted as HTML. */
-  convert: (page: FetchedPage, html: boolean) => Promise<ConvertedPage>;
+  /** Converts a page; `html: false` when its content is not wanted as HTML. */
+  convert: (page: FetchedPage & { html?: boolean }) => Promise<ConvertedPage>;
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
   /** Embeds indexed pages' chunks when semantic search is configured. */
@@ -48,7 +48,7 @@ export async function processItem(
   // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
   const formats: ContentFormat[] =
     run.type === 'extract' ? ['markdown', 'html', 'text', 'links'] : run.params.formats;
-  const converted = await deps.convert(page, formats.includes('html'));
+  const converted = await deps.convert({ ...page, html: formats.includes('html') });
   signal.throwIfAborted();
   const all: Record<ContentFormat, () => string> = {
     markdown: () => converted.markdown,

@@ -29,6 +29,5 @@ export type {
   FetchPageOptions,
   FetchTextOptions,
   PageFetcherLike,
-  RawBody,
   RobotsInfo,
 } from './types.js';

@@ -222,8 +222,6 @@ describe('PageFetcher against a loopback fixture', () => {
         contentType: 'text/html',
         kind: 'html',
         body: HTML,
-        // The bytes as they came, for a converter thread to decode itself.
-        raw: { bytes: Buffer.from(HTML), headerCharset: 'utf-8' },
       });
       const echo = JSON.parse((await fetcher.fetchPage(`${site.origin}/echo-headers`)).body) as Record<
         string,

@@ -175,8 +175,6 @@ export class PageFetcher implements PageFetcherLike {
         `unsupported content type ${media.type || 'binary (unlabelled)'}`,
       );
     }
-    const bytes = raw.bytes;
-    let body: string | undefined;
     return {
       url,
       finalUrl: raw.finalUrl,
@@ -184,12 +182,7 @@ export class PageFetcher implements PageFetcherLike {
       contentType:
         media.type || (kind === 'html' ? 'text/html' : kind === 'json' ? 'application/json' : 'text/plain'),
       kind,
-      raw: { bytes, headerCharset: media.charset },
-      // Decoded when first read: a converter thread decodes `raw` itself.
-      get body() {
-        body ??= decodeBody(bytes, media.charset, kind);
-        return body;
-      },
+      body: decodeBody(raw.bytes, media.charset, kind),
     };
   }
 

@@ -10,21 +10,8 @@ export interface FetchedPage {
   contentType: string;
   /** How the body was read: HTML to convert, or text/JSON kept as text. */
   kind: 'html' | 'text' | 'json';
-  /** The decoded body (a fetcher that keeps {@link FetchedPage.raw} decodes it when first read). */
-  readonly body: string;
-  /**
-   * The body as it came, when the fetcher kept it: a converter thread
-   * decodes these bytes itself, so a page nothing else reads as text is
-   * never decoded on the main thread, and its bytes (copied in one piece)
-   * cross to the thread instead of a string twice their size.
-   */
-  readonly raw?: RawBody;
-}
-
-/** An undecoded body and the charset its `Content-Type` named (decode with `decodeBody`). */
-export interface RawBody {
-  bytes: Uint8Array;
-  headerCharset: string | null;
+  /** The decoded body. */
+  body: string;
 }
 
 /** Per-call options of {@link PageFetcherLike.fetchPage}. */
