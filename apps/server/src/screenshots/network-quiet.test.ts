@@ -5,8 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchTestChromium } from '../../test/chromium.js';
 import { trackNetwork } from './network-quiet.js';
 
-/** A page whose icon never answers and which loads an image after its load event. */
-const PAGE = `<!doctype html><html><head><link rel="icon" href="/icon.svg"></head><body>
+/**
+ * A page with a prefetch that never answers and an image loaded after its
+ * load event. Playwright calls a prefetch `other`, as it calls the tab's
+ * icon; the prefetch stands in for the icon because every Chromium asks for
+ * it, while the bundled headless build never fetches icons.
+ */
+const PAGE = `<!doctype html><html><head><link rel="prefetch" href="/prefetch.txt"></head><body>
 <script>addEventListener('load', () => { const img = new Image(); img.src = '/late.svg'; document.body.append(img); });</script>
 </body></html>`;
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>';
@@ -14,14 +19,14 @@ const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></sv
 describe('trackNetwork with the real Chromium', () => {
   let server: Server;
   let browser: Browser;
-  let iconAsked: () => void = () => undefined;
-  const iconRequested = new Promise<void>((resolve) => {
-    iconAsked = resolve;
+  let prefetchAsked: () => void = () => undefined;
+  const prefetchRequested = new Promise<void>((resolve) => {
+    prefetchAsked = resolve;
   });
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      if (req.url === '/icon.svg') return iconAsked(); // never answered: in flight for good
+      if (req.url === '/prefetch.txt') return prefetchAsked(); // never answered: in flight for good
       if (req.url === '/late.svg') {
         res.writeHead(200, { 'content-type': 'image/svg+xml' });
         return res.end(SVG);
@@ -39,7 +44,7 @@ describe('trackNetwork with the real Chromium', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it("counts what the page shows (its late image) but not its icon, which never changes the page's pixels", async () => {
+  it("counts what the page shows (its late image) but not a request of kind 'other', which never changes the page's pixels", async () => {
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
@@ -47,7 +52,7 @@ describe('trackNetwork with the real Chromium', () => {
       const lateImage = page.waitForEvent('requestfinished', (r) => r.url().endsWith('/late.svg'));
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: 'load' });
       await lateImage;
-      await iconRequested; // the browser asked for the icon, which is still unanswered
+      await prefetchRequested; // the browser asked for it, and it is still unanswered
       expect(network.started).toBe(2); // the document and the late image
       expect(network.inFlight).toBe(0);
     } finally {

@@ -15,7 +15,7 @@ export interface NetworkQuiet {
 /**
  * Requests of a kind Playwright calls `other`: in Chromium the tab's icon
  * (fetched after `load` on nearly every page: `<link rel="icon">` or
- * `/favicon.ico`), prefetches, pings, CSP reports and CORS preflights.
+ * `/favicon.ico`) and `<link rel="prefetch">` (a beacon is `ping`, not this).
  * None of them changes the page's pixels, so none is waited for (on the
  * Python manual each page's icon alone held every capture for the 200 ms
  * quiet window). They still go through the guard like every request.
