@@ -182,6 +182,24 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' });
       res.end(brotliCompressSync(HTML));
     },
+    '/gzip-then-br-page': (_req, res) => {
+      // Stacked codings, listed in the order applied: gzip first, then br over it.
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip, br' });
+      res.end(brotliCompressSync(gzipSync(HTML)));
+    },
+    '/six-codings-page': (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html',
+        'content-encoding': 'identity, identity, identity, identity, identity, identity',
+      });
+      res.end(HTML);
+    },
+    '/gzip-without-trailer': (_req, res) => {
+      // The 8-byte CRC and length trailer missing, as some servers end a gzip body: browsers and curl decode it.
+      const packed = gzipSync(HTML);
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+      res.end(packed.subarray(0, packed.length - 8));
+    },
     '/gzip-bomb': (_req, res) => {
       // 200,000 bytes unpacked from a few hundred: the cap applies to what is unpacked.
       res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
@@ -354,6 +372,19 @@ describe('PageFetcher against a loopback fixture', () => {
       expect((await fetcher.fetchPage(`${site.origin}/deflated-page`)).body).toBe(HTML);
       expect((await fetcher.fetchPage(`${site.origin}/raw-deflated-page`)).body).toBe(HTML);
       expect((await fetcher.fetchPage(`${site.origin}/brotli-page`)).body).toBe(HTML);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('undoes stacked codings, refuses more than five, and decodes a gzip body that lacks its trailer', async () => {
+    const fetcher = new PageFetcher(fetcherConfig());
+    try {
+      expect((await fetcher.fetchPage(`${site.origin}/gzip-then-br-page`)).body).toBe(HTML);
+      const tooMany = await pageError(fetcher.fetchPage(`${site.origin}/six-codings-page`));
+      expect(tooMany.code).toBe('fetch_failed');
+      expect(tooMany.message).toContain('too many content codings');
+      expect((await fetcher.fetchPage(`${site.origin}/gzip-without-trailer`)).body).toBe(HTML);
     } finally {
       await fetcher.close();
     }

@@ -10,6 +10,26 @@ import {
 } from 'node:zlib';
 import { PageError } from '../errors.js';
 
+/*
+ * Why the codings are undone here and not by undici's `interceptors.decompress`
+ * (checked against undici 7.30.2, the version installed, 2026-11-26): the
+ * interceptor covers br, stacked codings (at most five, a plain Error past
+ * that) and an unpacked-bytes cap (`maxSize`), but
+ * - it reads `deflate` with zlib's `createInflate` only, from a fixed table
+ *   that no option changes: a raw deflate body (RFC 1951 without the zlib
+ *   wrapper, as some servers send it and browsers decode it) fails with
+ *   `Z_DATA_ERROR` "incorrect header check";
+ * - it decodes strictly: a gzip body without its 8-byte trailer fails with
+ *   `Z_BUF_ERROR` "unexpected end of file", where browsers, curl and undici's
+ *   own `fetch()` return the text;
+ * - past `maxSize` it can only fail the response, while robots.txt is read
+ *   truncated to its first 512 KiB (that one could be kept by counting here);
+ * - its first use prints a process-wide `ExperimentalWarning`
+ *   ("DecompressInterceptor is experimental and subject to change").
+ * The first two are pinned by `page-fetcher.test.ts` (raw deflate, a gzip body
+ * without its trailer).
+ */
+
 /** What to do when a body is longer than the cap. */
 export type OverflowPolicy = 'error' | 'truncate';
 
