@@ -76,12 +76,21 @@ export const ABLATIONS: readonly RankingVariant[] = [
   },
   { name: 'no synonyms', options: { expandSynonyms: false } },
   { name: 'no lead prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, lead: 0 } } },
+  { name: 'no summary prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, summary: 0 } } },
   { name: 'no URL path prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, url: 0 } } },
   { name: 'no headings prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, headings: 0 } } },
   {
     name: 'no priors (field-weighted bm25 only)',
     options: {
-      rerank: { coverage: 0, title: 0, headings: 0, url: 0, lead: 0, titleLengthNormalization: 0 },
+      rerank: {
+        coverage: 0,
+        title: 0,
+        headings: 0,
+        url: 0,
+        lead: 0,
+        summary: 0,
+        titleLengthNormalization: 0,
+      },
     },
   },
 ];

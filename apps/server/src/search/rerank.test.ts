@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery } from './query-parser.js';
-import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, rerank } from './rerank.js';
+import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, rerank, summaryOf } from './rerank.js';
 
 function candidate(key: number, title: string, overrides: Partial<RankCandidate> = {}): RankCandidate {
   return {
@@ -8,7 +8,7 @@ function candidate(key: number, title: string, overrides: Partial<RankCandidate>
     url: `https://docs.example/page-${key}`,
     title,
     headings: '',
-    lead: '',
+    opening: '',
     lexical: 1,
     held: [true],
     ...overrides,
@@ -51,5 +51,42 @@ describe('rerank', () => {
       titleLengthNormalization: 1,
     });
     for (const r of ranked) expect(Number.isFinite(r.score)).toBe(true);
+  });
+
+  it("counts the query's words in the summary past a synopsis, which the lead does not reach", () => {
+    const synopsis = `SYNOPSIS\n\n${'git blame [-c] [-b] [-l] [--root] [-t] [-f] [-n] [-s] [-e] [-p] [-w] '.repeat(4)}`;
+    const described = candidate(2, 'git-blame(1)', {
+      opening: `${synopsis}\n\nDESCRIPTION\n\nAnnotates each line in the given file with the revision which last changed it.`,
+    });
+    const other = candidate(1, 'git-blame(1)', { opening: synopsis });
+    const query = parseSearchQuery('line file', { prefixLastWord: false, expandSynonyms: false });
+    expect(rerank([other, described], query).map((r) => r.candidate.key)).toEqual([2, 1]);
+    const off = rerank([other, described], query, { ...DEFAULT_RERANK_WEIGHTS, summary: 0 });
+    expect(off.map((r) => r.candidate.key)).toEqual([1, 2]);
+  });
+});
+
+describe('summaryOf', () => {
+  it('skips a title line, a synopsis and a code block, and keeps the first sentence of prose', () => {
+    const opening = [
+      'git-am(1)',
+      'SYNOPSIS',
+      'git am [--signoff] [--keep] [--[no-]keep-cr]\n         [--whitespace=<option>] [<mbox> | <Maildir>…]',
+      '$ git am --continue',
+      'DESCRIPTION',
+      'Splits mail messages in a mailbox into commit log message and patches. It applies them.',
+    ].join('\n\n');
+    expect(summaryOf(opening)).toBe('Splits mail messages in a mailbox into commit log message and patches.');
+  });
+
+  it("takes a documentation page's opening sentence after its heading", () => {
+    const opening =
+      'difflib — Helpers for computing deltas¶\n\nSource code: Lib/difflib.py\n\nThis module provides classes and functions for comparing sequences. It can be used for comparing files.';
+    expect(summaryOf(opening)).toBe('This module provides classes and functions for comparing sequences.');
+  });
+
+  it('is empty when the opening holds no paragraph of prose', () => {
+    expect(summaryOf('SYNOPSIS\n\nls [-l] [-a] <dir>\n\nx = f(1, 2)')).toBe('');
+    expect(summaryOf('')).toBe('');
   });
 });

@@ -9,8 +9,11 @@ export interface RankCandidate {
   title: string | null;
   /** Headings joined with newlines. */
   headings: string;
-  /** The opening of the body (its first {@link LEAD_CHARACTERS} characters), or '' when not read. */
-  lead: string;
+  /**
+   * The opening of the body (its first {@link OPENING_CHARACTERS} characters), or '' when not
+   * read: the lead and the summary priors are read from it.
+   */
+  opening: string;
   /** The store's field-weighted BM25 score (higher is better, > 0). */
   lexical: number;
   /** For each query clause (same order), whether the document holds it in any field. */
@@ -33,6 +36,12 @@ export interface RerankWeights {
   /** Adds `lead × share of clauses in the body's opening` (a page's first sentence says what it is about). */
   lead: number;
   /**
+   * Adds `summary × share of clauses in the page's summary`, the first sentence of its first
+   * paragraph of prose ({@link summaryOf}): what the page says it is about, also when the body
+   * opens with a synopsis or a code block (a manual page's `DESCRIPTION`).
+   */
+  summary: number;
+  /**
    * BM25's `b` for the title prior: how much a long title's match is discounted against the
    * average title of the re-ranked pages (0: not at all). A word of the query in a three-word
    * title says more about the page than the same word in a ten-word one.
@@ -43,6 +52,12 @@ export interface RerankWeights {
 /** How much of the body's start counts as its lead (about its first sentence or two). */
 export const LEAD_CHARACTERS = 200;
 
+/**
+ * How much of the body's start the stores read for the lead and the summary: a manual page's
+ * synopsis can run to a thousand characters before its first sentence of prose.
+ */
+export const OPENING_CHARACTERS = 2000;
+
 export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   coverage: 0,
   title: 2,
@@ -50,13 +65,14 @@ export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   url: 0.5,
   lead: 0.5,
   titleLengthNormalization: 0.75,
+  summary: 0.25,
 };
 
 /**
  * Orders the best lexical matches of a query by their lexical score times two
  * priors that long pages cannot earn by repeating common words: how many of
- * the query's clauses the page holds at all, and how many its title, headings
- * and URL path hold (a page about the thing usually names it there).
+ * the query's clauses the page holds at all, and how many its title, headings,
+ * URL path, lead and summary hold (a page about the thing usually names it there).
  * Stable: equal scores keep the candidates' order.
  */
 export function rerank(
@@ -80,7 +96,8 @@ export function rerank(
     const title = stemsOf(candidate.title ?? '');
     const headings = stemsOf(candidate.headings);
     const path = stemsOf(pathOf(candidate.url));
-    const lead = stemsOf(candidate.lead.slice(0, LEAD_CHARACTERS));
+    const lead = stemsOf(candidate.opening.slice(0, LEAD_CHARACTERS));
+    const summary = weights.summary > 0 ? stemsOf(summaryOf(candidate.opening)) : new Set<string>();
     const share = (stems: Set<string>) => clauses.filter((c) => holds(stems, c)).length / n;
     const titleShare = share(title);
     const prior =
@@ -88,7 +105,8 @@ export function rerank(
       (titleShare === 0 ? 0 : (weights.title * titleShare) / titleNorm) +
       weights.headings * share(headings) +
       weights.url * share(path) +
-      weights.lead * share(lead);
+      weights.lead * share(lead) +
+      weights.summary * share(summary);
     const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior;
     return { candidate, score, order };
   });
@@ -135,4 +153,38 @@ function pathOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** A word of prose: letters, perhaps in brackets or followed by punctuation (not `--staged`, `<path>`, `a.py`). */
+const PROSE_WORD = /^\(?[\p{L}'’-]*\p{L}[)\]]?[,.;:!?]?[)\]]?$/u;
+/** At least this many words, most of them {@link PROSE_WORD}s, ending like a sentence: a paragraph of prose. */
+const PROSE_MIN_WORDS = 5;
+const PROSE_MIN_SHARE = 0.7;
+
+/**
+ * What a page says it is about: the first sentence of the first paragraph of
+ * prose in `opening` (paragraphs are separated by blank lines; one of prose
+ * has at least five words, most of them plain words, and ends like a
+ * sentence). A title line, a synopsis or a code block before it is skipped,
+ * so a manual page's summary is its description's first sentence ("Annotates
+ * each line in the given file with information from the revision which last
+ * modified the line."). Empty when `opening` holds no such paragraph.
+ *
+ * @example
+ * ```ts
+ * summaryOf('SYNOPSIS\n\ngit am [--signoff] [<mbox>…]\n\nDESCRIPTION\n\nSplits mail messages in a mailbox into patches. Then …');
+ * // 'Splits mail messages in a mailbox into patches.'
+ * ```
+ */
+export function summaryOf(opening: string): string {
+  for (const paragraph of opening.split(/\n\s*\n/)) {
+    const text = paragraph.replace(/\s+/g, ' ').trim();
+    if (!/[.!?:]$/.test(text)) continue;
+    const words = text.split(' ');
+    if (words.length < PROSE_MIN_WORDS) continue;
+    if (words.filter((w) => PROSE_WORD.test(w)).length < PROSE_MIN_SHARE * words.length) continue;
+    const end = text.search(/[.!?](?: |$)/);
+    return end < 0 ? text : text.slice(0, end + 1);
+  }
+  return '';
 }

@@ -59,6 +59,32 @@ describe('SqliteSearchIndex ranking', () => {
     ]);
   });
 
+  it('ranks the page whose summary, past a long synopsis, says what is asked above one with the same words elsewhere', () => {
+    const index = newIndex();
+    // The same words in both bodies, in another order: only the first sentence of prose differs.
+    const synopsis = `SYNOPSIS\n\n${Array.from({ length: 30 }, (_, i) => `tool [--option-${i}]`).join(' ')}`;
+    const annotates = 'Annotates each line of a file with the author who last modified it.';
+    const other = 'Writes a report of the working tree into the standard output stream.';
+    index.upsert(
+      doc({
+        url: 'https://d.example/b',
+        title: 'tool-b(1)',
+        body: `${synopsis}\n\n${other}\n\n${annotates}`,
+      }),
+    );
+    index.upsert(
+      doc({
+        url: 'https://d.example/a',
+        title: 'tool-a(1)',
+        body: `${synopsis}\n\n${annotates}\n\n${other}`,
+      }),
+    );
+    expect(urls(index.search(OWNER, params('author of each line')))).toEqual([
+      'https://d.example/a',
+      'https://d.example/b',
+    ]);
+  });
+
   it('finds stemmed forms: "crawling" finds "crawled"', () => {
     const index = newIndex();
     index.upsert(doc({ url: 'https://d.example/a', title: 'Pages', body: 'We crawled every page twice.' }));

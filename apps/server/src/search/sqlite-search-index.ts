@@ -157,7 +157,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         url: doc.url,
         title: doc.title,
         headings: doc.headings,
-        lead: doc.lead,
+        opening: doc.opening,
         lexical: row.score,
         held: held.map((set) => set === null || set.has(row.seq)),
       });

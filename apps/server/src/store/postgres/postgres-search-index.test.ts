@@ -125,6 +125,32 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
     });
   });
 
+  it("reads a page's summary past a long synopsis, as the SQLite index does", async () => {
+    // The same words in both bodies, in another order: only the first sentence of prose differs.
+    const synopsis = `SYNOPSIS\n\n${Array.from({ length: 30 }, (_, i) => `tool [--option-${i}]`).join(' ')}`;
+    const annotates = 'Annotates each line of a file with the author who last modified it.';
+    const other = 'Writes a report of the working tree into the standard output stream.';
+    const page = (name: string, body: string) => ({
+      owner: 'own_a',
+      collection: 'summaries',
+      url: `https://d.example/${name}`,
+      title: `tool-${name}(1)`,
+      headings: [],
+      body,
+      runId: 'run_1',
+    });
+    await postgres.upsert(page('b', `${synopsis}\n\n${other}\n\n${annotates}`));
+    await postgres.upsert(page('a', `${synopsis}\n\n${annotates}\n\n${other}`));
+    const answer = await postgres.search('own_a', {
+      query: 'author of each line',
+      collection: 'summaries',
+      limit: 10,
+    });
+    expect(answer.data.map((hit) => hit.url)).toEqual(['https://d.example/a', 'https://d.example/b']);
+    // Not a tie broken by chance: the bodies score about alike, the summary's words lift the first.
+    expect(answer.data[0]!.score).toBeGreaterThan(answer.data[1]!.score * 1.1);
+  });
+
   it('keeps document frequencies in step when documents are replaced and runs removed', async () => {
     const counts = async () =>
       (
