@@ -47,7 +47,8 @@ export class WebDataServer {
   readonly runs: RunService;
   private readonly closing = new AbortController();
   private readonly fetcher: PageFetcher;
-  private readonly screenshots: ScreenshotService;
+  /** The screenshot service (its counters tell how many browser contexts runs opened). */
+  readonly screenshots: ScreenshotService;
   /** Semantic search's embeddings client, when `WEBDATA_EMBEDDINGS_*` configure one. */
   private readonly embedder: OpenAiEmbedder | undefined;
   private readonly converter: ConverterPool;

@@ -6,6 +6,8 @@
  * and expiry (403), a deleted run (404), a result without a screenshot, and a
  * server whose Chromium is missing.
  */
+
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorBody, type Result, ScreenshotAccess } from '@webdata/contract';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +147,27 @@ describe('screenshots of a crawl', () => {
     expect(Number(maxAge![1])).toBeLessThanOrEqual(900);
     const info = decodePng(png.body);
     expect({ width: info.width, height: info.height }).toEqual({ width: 1280, height: 1800 });
+  });
+
+  it("takes a crawl run's screenshots in one browser context, another run's in another, and closes both after the runs", async () => {
+    const screenshots = server.server.screenshots;
+    const before = screenshots.contextsOpened;
+    const first = await runToEnd(call, '/api/v1/crawl', {
+      urls: [`${site.url}/plain`, `${site.url}/tall`, `${site.url}/product`],
+      screenshot: true,
+    });
+    expect(first.results.map((r) => r.has_screenshot)).toEqual([true, true, true]);
+    expect(screenshots.contextsOpened).toBe(before + 1);
+    const second = await runToEnd(call, '/api/v1/crawl', {
+      urls: [`${site.url}/plain`, `${site.url}/tall`],
+      screenshot: true,
+    });
+    expect(second.results.map((r) => r.has_screenshot)).toEqual([true, true]);
+    expect(screenshots.contextsOpened).toBe(before + 2);
+    // Ended runs take no more screenshots: their contexts close after the idle time (5 s).
+    for (let i = 0; i < 300 && screenshots.browserContexts.length > 0; i++) await sleep(50);
+    expect(screenshots.browserContexts).toHaveLength(0);
+    expect(screenshots.openRunContexts).toBe(0);
   });
 
   it('gives an extraction result a screenshot too', async () => {

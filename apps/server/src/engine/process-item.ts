@@ -120,7 +120,7 @@ export async function processItem(
   }
 
   if (run.params.screenshot) {
-    await addScreenshot(deps, outcome, page, signal);
+    await addScreenshot(deps, item, outcome, page, signal);
   }
   return outcome;
 }
@@ -148,6 +148,7 @@ async function embedChunks(
 
 async function addScreenshot(
   deps: PipelineDeps,
+  item: ClaimedItem,
   outcome: ItemOutcome,
   page: FetchedPage,
   signal: AbortSignal,
@@ -165,7 +166,9 @@ async function addScreenshot(
     return;
   }
   try {
-    outcome.screenshot = await deps.screenshots.capture(page.finalUrl, { signal });
+    // The run's pages share a browser context (its renderer and cache); runs never do. A run
+    // id belongs to one owner, so the key keeps owners apart too.
+    outcome.screenshot = await deps.screenshots.capture(page.finalUrl, { signal, runKey: item.runId });
     outcome.result.has_screenshot = true;
   } catch (error) {
     signal.throwIfAborted();

@@ -5,6 +5,7 @@ export {
   findBundledChromium,
   type LaunchableChromium,
 } from './bundled-chromium.js';
+export { CaptureContext, type CaptureContextOptions } from './capture-context.js';
 export {
   CHROMIUM_CANDIDATES,
   CHROMIUM_IGNORE_SYSTEM_ENV,
@@ -21,6 +22,7 @@ export {
 } from './guarded-proxy.js';
 export { decodePng, type PngInfo, type PngSize, readPngSize } from './png.js';
 export {
+  type CaptureOptions,
   CHROMIUM_ARGS,
   type ScreenshotConfig,
   ScreenshotService,

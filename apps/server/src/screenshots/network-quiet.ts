@@ -10,6 +10,8 @@ export interface NetworkQuiet {
    * `capMs` at the latest (long-polling pages never go quiet).
    */
   waitForQuiet(quietMs: number, capMs: number): Promise<void>;
+  /** Stops counting (the tab serves another capture next). */
+  stop(): void;
 }
 
 /**
@@ -32,12 +34,13 @@ export function trackNetwork(page: Page): NetworkQuiet {
   let inFlight = 0;
   let started = 0;
   let lastActivity = Date.now();
-  page.on('request', (request) => {
+  const begin = (request: Request) => {
     if (request.resourceType() === NOT_PAINTED) return;
     started++;
     inFlight++;
     lastActivity = Date.now();
-  });
+  };
+  page.on('request', begin);
   const done = (request: Request) => {
     if (request.resourceType() === NOT_PAINTED) return;
     inFlight = Math.max(0, inFlight - 1);
@@ -46,6 +49,11 @@ export function trackNetwork(page: Page): NetworkQuiet {
   page.on('requestfinished', done);
   page.on('requestfailed', done);
   return {
+    stop() {
+      page.off('request', begin);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+    },
     get started() {
       return started;
     },

@@ -17,6 +17,8 @@ const TALL = PAGE.replace('height: 2000px', 'height: 50000px');
 /** A loopback fixture site that counts hits per path and requests in flight on /slow. */
 async function startFixture() {
   const hits = new Map<string, number>();
+  /** The Cookie header of each request to /cookie, in order ('' for none). */
+  const cookies: string[] = [];
   let slowInFlight = 0;
   let slowPeak = 0;
   const server: Server = createServer((req, res) => {
@@ -42,6 +44,12 @@ async function startFixture() {
         return;
       case '/hang':
         return; // never answers
+      case '/cookie':
+        // Sets a cookie and records the one it was sent: shows which captures share a context.
+        cookies.push(req.headers.cookie ?? '');
+        res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'visited=yes; Path=/' });
+        res.end(PAGE);
+        return;
       case '/pause':
         setTimeout(() => html('paused'), 1000);
         return;
@@ -101,6 +109,7 @@ async function startFixture() {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     hits: (path: string) => hits.get(path) ?? 0,
     slowPeak: () => slowPeak,
+    cookies: () => [...cookies],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -280,6 +289,135 @@ describe('ScreenshotService with the real Chromium', () => {
   });
 });
 
+/** Waits until `condition` holds (checked every 50 ms, for 10 s at most). */
+async function eventually(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('ScreenshotService browser context per crawl run', () => {
+  let site: Fixture;
+  let service: ScreenshotService;
+
+  beforeAll(async () => {
+    site = await startFixture();
+    service = new ScreenshotService(
+      defaultConfig({ screenshotConcurrency: 2, pageTimeoutMs: 20_000, allowPrivateNetworks: true }),
+      { networkIdleTimeoutMs: 600, runContextIdleMs: 800 },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await site?.close();
+  });
+
+  it("reuses one context for a run's captures, concurrent ones included, and never shares it with another run", async () => {
+    const first = await service.capture(site.url('/cookie?a1'), { runKey: 'run-a' });
+    expect(readPngSize(first)).toEqual({ width: 1280, height: 2000 });
+    await Promise.all([
+      service.capture(site.url('/cookie?a2'), { runKey: 'run-a' }),
+      service.capture(site.url('/page?a3'), { runKey: 'run-a' }),
+    ]);
+    expect(service.contextsOpened).toBe(1);
+    expect(service.browserContexts).toHaveLength(1);
+    // A capture of run A in flight keeps its context open (whatever the machine's speed) while run B takes one.
+    const holding = new AbortController();
+    const held = captureError(
+      service.capture(site.url('/hang?a-held'), { runKey: 'run-a', signal: holding.signal }),
+    );
+    await service.capture(site.url('/cookie?b1'), { runKey: 'run-b' });
+    expect(service.contextsOpened).toBe(2);
+    expect(service.browserContexts).toHaveLength(2);
+    holding.abort();
+    expect((await held).code).toBe('cancelled');
+    // Run A's second page was sent the cookie its first page set; run B's page was not.
+    expect(site.cookies()).toEqual(['', 'visited=yes', '']);
+  });
+
+  it('gives a capture without a run key a context of its own, closed when it ends', async () => {
+    const before = service.contextsOpened;
+    await service.capture(site.url('/cookie?alone'));
+    expect(service.contextsOpened).toBe(before + 1);
+    expect(site.cookies().at(-1)).toBe('');
+    // Closed before the capture returned: no open context shows the page.
+    expect(service.browserContexts.some((c) => c.pages().some((p) => p.url().includes('alone')))).toBe(false);
+  });
+
+  it("closes a run's context once the run has taken no screenshot for the idle time", async () => {
+    await eventually(() => service.browserContexts.length === 0);
+    expect(service.browserContexts).toHaveLength(0);
+    expect(service.openRunContexts).toBe(0);
+    // The run's next capture (were it to take one) gets a new context, without the old cookies.
+    const before = service.contextsOpened;
+    await service.capture(site.url('/cookie?a4'), { runKey: 'run-a' });
+    expect(service.contextsOpened).toBe(before + 1);
+    expect(site.cookies().at(-1)).toBe('');
+  });
+
+  it('keeps a run context usable after a cancelled and a timed-out capture', async () => {
+    const before = service.contextsOpened;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const stopped = await captureError(
+      service.capture(site.url('/hang?run-cancel'), { runKey: 'run-c', signal: controller.signal }),
+    );
+    // Stopped by the signal (the page never answers; the time-out, 20 s, would say `timeout`).
+    expect(stopped.code).toBe('cancelled');
+    const late = await captureError(
+      service.capture(site.url('/hang?run-timeout'), { runKey: 'run-c', timeoutMs: 1000 }),
+    );
+    expect(late.code).toBe('timeout');
+    const png = await service.capture(site.url('/page?run-after'), { runKey: 'run-c' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+    expect(service.contextsOpened).toBe(before + 1);
+    // Only the tab that rendered is kept; the stopped captures' tabs were closed.
+    const [context] = service.browserContexts.filter((c) =>
+      c.pages().some((p) => p.url().includes('run-after')),
+    );
+    expect(context?.pages()).toHaveLength(1);
+  });
+
+  it("opens a new context when the run's context is closed underneath, also in the middle of a capture", async () => {
+    await service.capture(site.url('/page?d1'), { runKey: 'run-d' });
+    const before = service.contextsOpened;
+    const [context] = service.browserContexts.filter((c) => c.pages().some((p) => p.url().includes('d1')));
+    expect(context).toBeDefined();
+    await context!.close();
+    const png = await service.capture(site.url('/page?d2'), { runKey: 'run-d' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+    expect(service.contextsOpened).toBe(before + 1);
+    // Closed while the capture waits for a slow page: the capture is tried again on a new context.
+    const capturing = service.capture(site.url('/slow?d3'), { runKey: 'run-d' });
+    await eventually(() =>
+      service.browserContexts.some((c) => c.pages().some((p) => p.url().includes('d3'))),
+    );
+    const [busy] = service.browserContexts.filter((c) => c.pages().some((p) => p.url().includes('d3')));
+    await busy!.close();
+    expect(readPngSize(await capturing)).toEqual({ width: 1280, height: 2000 });
+    expect(service.contextsOpened).toBe(before + 2);
+  });
+
+  it('opens a new context for a run after the browser crashed', async () => {
+    await service.capture(site.url('/page?e1'), { runKey: 'run-e' });
+    const before = service.contextsOpened;
+    const pid = browserPid(service);
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 50 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 50));
+    const png = await service.capture(site.url('/page?e2'), { runKey: 'run-e' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+    expect(service.contextsOpened).toBe(before + 1);
+    expect(service.launches).toBe(2);
+  });
+
+  it("closes every run's context with the service", async () => {
+    await service.capture(site.url('/page?f1'), { runKey: 'run-f' });
+    expect(service.openRunContexts).toBeGreaterThan(0);
+    await service.close();
+    expect(service.openRunContexts).toBe(0);
+    expect(service.browserContexts).toHaveLength(0);
+  });
+});
+
 describe('ScreenshotService guard against private addresses', () => {
   let site: Fixture;
   let service: ScreenshotService;
@@ -359,6 +497,31 @@ describe('ScreenshotService guard against private addresses', () => {
     expect(site.hits('/secret')).toBe(0);
     expect(error.code).toBe('unprocessable_url');
     expect(error.message).toMatch(/private\.test/);
+  });
+
+  it("keeps guarding a run's reused context: its sub-resources and redirects to private addresses are refused", async () => {
+    const before = service.contextsOpened;
+    const secretBefore = site.hits('/secret-pixel.svg');
+    const pixelBefore = site.hits('/pixel.svg');
+    for (const query of ['r1', 'r2']) {
+      const png = await service.capture(`http://public.test:${site.port}/mixed-images?${query}`, {
+        runKey: 'guarded-run',
+      });
+      expect(readPngSize(png).width).toBe(1280);
+    }
+    const error = await captureError(
+      service.capture(`http://public.test:${site.port}/redirect-to-private?r3`, { runKey: 'guarded-run' }),
+    );
+    expect(error.code).toBe('unprocessable_url');
+    expect(error.message).toMatch(/private\.test/);
+    const again = await service.capture(`http://public.test:${site.port}/mixed-images?r4`, {
+      runKey: 'guarded-run',
+    });
+    expect(readPngSize(again).width).toBe(1280);
+    expect(service.contextsOpened).toBe(before + 1); // all four in one context
+    expect(site.hits('/pixel.svg')).toBeGreaterThan(pixelBefore);
+    expect(site.hits('/secret-pixel.svg')).toBe(secretBefore);
+    expect(site.hits('/secret')).toBe(0);
   });
 });
 

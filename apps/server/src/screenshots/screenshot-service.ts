@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ServerConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
+import { CaptureContext } from './capture-context.js';
 import { locateChromium } from './chromium-locator.js';
 import { type GuardedProxy, REFUSAL_HEADER, startGuardedProxy } from './guarded-proxy.js';
-import { trackNetwork } from './network-quiet.js';
+import { type NetworkQuiet, trackNetwork } from './network-quiet.js';
 import { Semaphore } from './semaphore.js';
 import type { ScreenshotServiceLike } from './types.js';
 
@@ -39,6 +39,27 @@ export interface ScreenshotServiceOptions {
   extraChromiumArgs?: string[];
   /** How long a failed launch is remembered before trying again (default 30 s). */
   relaunchBackoffMs?: number;
+  /**
+   * How long a run's browser context stays open after its last capture ended
+   * (default 5,000 ms): long beside the gap between two pages of a running
+   * crawl, short beside a run's life.
+   */
+  runContextIdleMs?: number;
+}
+
+/** Options of one {@link ScreenshotService.capture}. */
+export interface CaptureOptions {
+  /** Stops the capture (`cancelled`). */
+  signal?: AbortSignal | undefined;
+  /** Page time-out (default `pageTimeoutMs`). */
+  timeoutMs?: number | undefined;
+  /**
+   * The crawl run the capture belongs to. Captures with the same key share
+   * one browser context (renderer, HTTP cache, cookies), so give each run
+   * its own key and never one key to two runs or two owners. Without a key
+   * the capture gets a context of its own, closed when it ends.
+   */
+  runKey?: string | undefined;
 }
 
 /** Flags that keep a headless Chromium from calling home on a closed network. */
@@ -81,25 +102,32 @@ const MEASURE_PAGE = `new Promise((resolve) => {
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 const LAUNCH_TIMEOUT_MS = 30_000;
 
-/** A capture failed because the browser went away under it; worth one retry on a new browser. */
+/** A capture failed because the browser or its context went away under it; worth one retry on a new one. */
 class BrowserLost extends Error {}
 
 /**
  * Renders pages to full-page PNGs in Chromium (the one {@link locateChromium}
  * finds, through playwright-core). One browser is launched on first use and shared;
- * it is launched again after a crash. Each capture gets a fresh browser
- * context (1280×800 viewport, scale 1, no cookies or cache from other
- * captures) that is closed afterwards, and at most `screenshotConcurrency`
- * pages render at once.
+ * it is launched again after a crash. The captures of one crawl run (one
+ * `runKey`) share a browser context ({@link CaptureContext}: 1280×800
+ * viewport, scale 1, its tabs reused), closed a few seconds after the run's
+ * last capture; no two runs share one, so no cookie or cached file passes
+ * between runs or owners. A capture without a run key gets a context of its
+ * own. At most `screenshotConcurrency` pages render at once.
  *
- * With `allowPrivateNetworks` off, each capture's context sends all its
- * traffic through its own {@link startGuardedProxy}, which refuses private,
+ * With `allowPrivateNetworks` off, each context sends all its traffic
+ * through its own {@link startGuardedProxy}, which refuses private,
  * loopback and link-local addresses for the page, its redirects and
  * everything it loads.
  */
 export class ScreenshotService implements ScreenshotServiceLike {
   /** Browsers launched so far (1 while the first one lives; more after crashes). */
   launches = 0;
+  /** Browser contexts opened so far, one per run (more after a context or the browser went away). */
+  contextsOpened = 0;
+  /** The open browser context of each run that took screenshots in the last few seconds, by run key. */
+  private readonly runContexts = new Map<string, CaptureContext>();
+  private readonly runContextIdleMs: number;
   private readonly semaphore: Semaphore;
   private readonly maxPageHeight: number;
   private readonly maxPageWidth: number;
@@ -122,6 +150,19 @@ export class ScreenshotService implements ScreenshotServiceLike {
     this.networkIdleTimeoutMs = options.networkIdleTimeoutMs ?? 2000;
     this.networkQuietMs = options.networkQuietMs ?? 200;
     this.relaunchBackoffMs = options.relaunchBackoffMs ?? 30_000;
+    this.runContextIdleMs = options.runContextIdleMs ?? 5000;
+  }
+
+  /** The browser's open contexts (one per run that took screenshots in the last few seconds). */
+  get browserContexts(): readonly BrowserContext[] {
+    return this.browser?.isConnected() ? this.browser.contexts() : [];
+  }
+
+  /** Runs whose browser context is open right now. */
+  get openRunContexts(): number {
+    let open = 0;
+    for (const context of this.runContexts.values()) if (context.isOpen) open++;
+    return open;
   }
 
   /** The temporary folder of this service's browser (cache, downloads); removed by {@link close}. */
@@ -153,10 +194,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
    * `cancelled` (signal aborted), `http_error` (4xx/5xx page), `fetch_failed`,
    * `unsupported_content` (a download), `screenshot_unavailable` (no browser).
    */
-  async capture(
-    url: string,
-    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined } = {},
-  ): Promise<Buffer> {
+  async capture(url: string, options: CaptureOptions = {}): Promise<Buffer> {
     const { signal } = options;
     const timeoutMs = options.timeoutMs ?? this.config.pageTimeoutMs;
     if (this.closed) throw new PageError('screenshot_unavailable', 'the screenshot service is closed');
@@ -165,29 +203,74 @@ export class ScreenshotService implements ScreenshotServiceLike {
     const location = locateChromium(this.config.chromiumPath, this.options.env);
     if ('reason' in location) throw new PageError('screenshot_unavailable', location.reason);
 
-    let release: () => void;
+    // Entered before the wait for a slot: a run whose pages queue for one keeps its context.
+    const capturing = this.contextFor(options.runKey);
+    capturing.enter();
     try {
-      release = await this.semaphore.acquire(signal);
-    } catch {
-      throw cancelled();
-    }
-    try {
+      let release: () => void;
       try {
-        return await this.captureOnce(url, signal, timeoutMs);
-      } catch (error) {
-        if (!(error instanceof BrowserLost) || this.closed) throw unwrapLost(error);
-        return await this.captureOnce(url, signal, timeoutMs).catch((again: unknown) => {
-          throw unwrapLost(again);
-        });
+        release = await this.semaphore.acquire(signal);
+      } catch {
+        throw cancelled();
+      }
+      try {
+        try {
+          return await this.captureOnce(url, signal, timeoutMs, capturing);
+        } catch (error) {
+          if (!(error instanceof BrowserLost) || this.closed) throw unwrapLost(error);
+          return await this.captureOnce(url, signal, timeoutMs, capturing).catch((again: unknown) => {
+            throw unwrapLost(again);
+          });
+        }
+      } finally {
+        release();
       }
     } finally {
-      release();
+      // A context of its own (no run key) is closed here; a run's waits for the run's next page.
+      await capturing.leave();
     }
+  }
+
+  /** The run's browser context (made on its first capture), or a context of its own without a key. */
+  private contextFor(runKey: string | undefined): CaptureContext {
+    const existing = runKey === undefined ? undefined : this.runContexts.get(runKey);
+    if (existing && !existing.closed) return existing;
+    const made: CaptureContext = new CaptureContext({
+      open: (browser, proxy) => this.openContext(browser, proxy),
+      startProxy: this.config.allowPrivateNetworks
+        ? undefined
+        : () =>
+            startGuardedProxy({
+              policy: this.options.addressPolicy,
+              resolveAll: this.options.resolveAll,
+              connectTimeoutMs: this.config.pageTimeoutMs,
+            }),
+      idleMs: runKey === undefined ? 0 : this.runContextIdleMs,
+      onClosed: () => {
+        if (runKey !== undefined && this.runContexts.get(runKey) === made) this.runContexts.delete(runKey);
+      },
+    });
+    if (runKey !== undefined) this.runContexts.set(runKey, made);
+    return made;
+  }
+
+  private async openContext(browser: Browser, proxy: GuardedProxy | undefined): Promise<BrowserContext> {
+    const context = await browser.newContext({
+      ...(proxy ? { proxy: { server: proxy.server } } : {}),
+      viewport: VIEWPORT,
+      deviceScaleFactor: 1,
+      userAgent: this.config.userAgent,
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+    });
+    this.contextsOpened++;
+    return context;
   }
 
   /** Closes the browser and removes its temporary folder. Captures after this fail. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all([...this.runContexts.values()].map((context) => context.close()));
     const launching = this.launching;
     if (launching) await launching.catch(() => undefined);
     const browser = this.browser;
@@ -203,17 +286,21 @@ export class ScreenshotService implements ScreenshotServiceLike {
     url: string,
     signal: AbortSignal | undefined,
     timeoutMs: number,
+    capturing: CaptureContext,
   ): Promise<Buffer> {
     const browser = await this.getBrowser();
     throwIfCancelled(signal); // it may have fired while the browser launched
     const deadline = Date.now() + timeoutMs;
     const remaining = () => Math.max(1, deadline - Date.now());
+    let tab: Page | undefined;
     let context: BrowserContext | undefined;
     let timedOut = false;
     let aborted = false;
-    // Closing the context makes pending Playwright calls reject, which is how the
-    // deadline and the signal stop a stuck page; every step also races `stopped`
-    // because a call caught mid-way (a page being created) may never settle.
+    let reusable = false;
+    // Closing the tab makes its pending Playwright calls reject, which is how the deadline and
+    // the signal stop a stuck page (the context is the run's and stays open for its other
+    // captures); every step also races `stopped` because a call caught mid-way (a context or
+    // tab being created) may never settle.
     let signalStop: (reason: Error) => void = () => undefined;
     const stopped = new Promise<never>((_, reject) => {
       signalStop = reject;
@@ -222,7 +309,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     const step = <T>(operation: Promise<T>): Promise<T> => Promise.race([operation, stopped]);
     const stop = () => {
       signalStop(new Error('capture stopped'));
-      void context?.close().catch(() => undefined);
+      void tab?.close().catch(() => undefined);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -233,40 +320,29 @@ export class ScreenshotService implements ScreenshotServiceLike {
       stop();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    let proxy: GuardedProxy | undefined;
+    // Refusals of the run's proxy from before this capture are another page's.
+    const refusalsBefore = capturing.refusals.length;
+    let network: NetworkQuiet | undefined;
     try {
-      if (!this.config.allowPrivateNetworks) {
-        proxy = await step(
-          startGuardedProxy({
-            policy: this.options.addressPolicy,
-            resolveAll: this.options.resolveAll,
-            connectTimeoutMs: timeoutMs,
-          }),
-        );
-      }
-      const creating = browser.newContext({
-        ...(proxy ? { proxy: { server: proxy.server } } : {}),
-        viewport: VIEWPORT,
-        deviceScaleFactor: 1,
-        userAgent: this.config.userAgent,
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-      });
-      // A context that arrives after the capture was stopped is closed, not leaked.
-      creating.then(
+      const taking = capturing.takeTab(browser);
+      // A tab that arrives after the capture was stopped is closed, not leaked.
+      taking.then(
         (late) => {
-          if (timedOut || aborted) void late.close().catch(() => undefined);
+          if (timedOut || aborted) void late.tab.close().catch(() => undefined);
         },
         () => undefined,
       );
-      context = await step(creating);
-      context.setDefaultTimeout(timeoutMs);
-      const page = await step(context.newPage());
-      const network = trackNetwork(page);
-      const response = await step(page.goto(url, { waitUntil: 'load', timeout: remaining() }));
+      ({ tab, context } = await step(taking));
+      tab.setDefaultTimeout(timeoutMs);
+      network = trackNetwork(tab);
+      const response = await step(tab.goto(url, { waitUntil: 'load', timeout: remaining() }));
       const refusal = response?.headers()[REFUSAL_HEADER];
-      if (refusal) throw new PageError('unprocessable_url', decodeURIComponent(refusal));
+      if (refusal) {
+        reusable = true;
+        throw new PageError('unprocessable_url', decodeURIComponent(refusal));
+      }
       if (response && response.status() >= 400) {
+        reusable = true;
         throw new PageError('http_error', `the page answered HTTP ${response.status()}`);
       }
       // Late requests (fonts, lazy images) start once the loaded page has been laid out and
@@ -274,6 +350,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
       // (no fixed pause for the common static page); otherwise wait for the network to go
       // quiet, not long for chatty pages.
       const startedAtLoad = network.started;
+      const page = tab;
       const measure = () => page.evaluate<{ width: number; height: number }>(MEASURE_PAGE);
       let size = await step(measure());
       if (network.inFlight > 0 || network.started > startedAtLoad) {
@@ -282,7 +359,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
         );
         size = await step(measure()); // late images may have changed the height
       }
-      return await step(
+      const png = await step(
         page.screenshot({
           type: 'png',
           fullPage: true,
@@ -295,24 +372,34 @@ export class ScreenshotService implements ScreenshotServiceLike {
           timeout: remaining(),
         }),
       );
+      reusable = true;
+      return png;
     } catch (error) {
+      reusable &&= !timedOut && !aborted;
       if (aborted) throw cancelled();
       if (timedOut || (error instanceof Error && error.name === 'TimeoutError')) {
         throw new PageError('timeout', `the page did not render within ${timeoutMs} ms`);
       }
       // An HTTPS page (or redirect) the proxy refused fails as a tunnel error; say why.
-      const lastRefusal = proxy?.refusals.at(-1);
+      const lastRefusal = capturing.refusals.slice(refusalsBefore).at(-1);
       if (lastRefusal && /ERR_TUNNEL_CONNECTION_FAILED/.test(String(error))) throw lastRefusal;
       if (error instanceof PageError) throw error;
       if (this.closed) throw new PageError('cancelled', 'the screenshot service was closed');
       if (!browser.isConnected()) throw new BrowserLost('the browser went away', { cause: error });
+      if (context && (!capturing.isCurrent(context) || isTargetClosed(error))) {
+        // Not closed by this capture (its stops are handled above): the context went away
+        // underneath. Its 'close' event may not have been seen yet, so it is dropped here.
+        capturing.forget(context);
+        throw new BrowserLost('the browser context was closed underneath', { cause: error });
+      }
       throw describeBrowserError(error);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      // A wedged close must not hold the rendering slot forever.
-      await Promise.race([context?.close().catch(() => undefined), delay(5000)]);
-      await proxy?.close();
+      network?.stop();
+      // A tab whose capture ended cleanly serves the run's next capture; any other is closed
+      // (a wedged close must not hold the rendering slot forever: giveBack waits 5 s at most).
+      if (tab && context) await capturing.giveBack(tab, context, reusable);
     }
   }
 
@@ -382,6 +469,15 @@ function cancelled(): PageError {
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw cancelled();
+}
+
+/** Playwright's error for a call on a tab, context or browser that was closed meanwhile. */
+function isTargetClosed(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'TargetClosedError' ||
+      /Target page, context or browser has been closed/.test(error.message))
+  );
 }
 
 function unwrapLost(error: unknown): unknown {

@@ -1,0 +1,177 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { GuardedProxy } from './guarded-proxy.js';
+
+/** How a {@link CaptureContext} opens a browser context and starts the guard's proxy. */
+export interface CaptureContextOptions {
+  /** Opens a browser context on `browser`, sending its traffic through `proxy` when there is one. */
+  open(browser: Browser, proxy: GuardedProxy | undefined): Promise<BrowserContext>;
+  /** Starts the guarded proxy of this context; undefined when private networks are allowed. */
+  startProxy: (() => Promise<GuardedProxy>) | undefined;
+  /**
+   * How long the context stays open after its last capture ended (ms). 0
+   * closes it as soon as its captures end (a capture outside any run).
+   */
+  idleMs: number;
+  /** Called once when the context is closed for good (idle, ended, or the service closing). */
+  onClosed?: (() => void) | undefined;
+}
+
+/** Most a wedged close of a page or context may hold a rendering slot. */
+const CLOSE_WAIT_MS = 5000;
+
+/**
+ * The browser context of one crawl run's captures, with its tabs and its
+ * guarded proxy: a run's pages share one renderer and one HTTP cache (a fresh
+ * context per page cost half the throughput: a new renderer process and a
+ * cold cache each time), while two runs (and so two owners) never share
+ * cookies, storage or cache. Concurrent captures of the run each take a tab;
+ * a tab whose capture ended cleanly is kept for the next one.
+ *
+ * Opened on the first capture, reopened when the context or the browser went
+ * away underneath, closed `idleMs` after the last capture ended (the run is
+ * over, or no longer taking screenshots in this process) or by {@link close}.
+ */
+export class CaptureContext {
+  /** Browser contexts opened so far (1 while the first lives; more after a crash or a close underneath). */
+  opened = 0;
+  private users = 0;
+  private context: BrowserContext | undefined;
+  private opening: Promise<BrowserContext> | undefined;
+  private proxy: GuardedProxy | undefined;
+  private proxyStarting: Promise<GuardedProxy> | undefined;
+  private idleTabs: Page[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: CaptureContextOptions) {}
+
+  /** True once closed for good; a closed one is never used again. */
+  get closed(): boolean {
+    return this.closing !== undefined;
+  }
+
+  /** Whether a browser context is open right now. */
+  get isOpen(): boolean {
+    return this.context !== undefined;
+  }
+
+  /** The guarded proxy's refusals so far (empty without a proxy). */
+  get refusals(): readonly Error[] {
+    return this.proxy?.refusals ?? [];
+  }
+
+  /** A capture starts using this context: it stays open at least until the matching {@link leave}. */
+  enter(): void {
+    this.users++;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /**
+   * A capture is done with this context. The last one out starts the idle
+   * timer (or, with `idleMs` 0, closes it; the promise settles once closed).
+   */
+  leave(): Promise<void> {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users > 0 || this.closed) return Promise.resolve();
+    if (this.options.idleMs <= 0) return this.close();
+    this.idleTimer = setTimeout(() => void this.close(), this.options.idleMs);
+    // An idle context must not keep the process alive.
+    this.idleTimer.unref();
+    return Promise.resolve();
+  }
+
+  /**
+   * A tab for one capture in this context on `browser`: an idle one, or a
+   * new one (opening the context first if it is not open or went away).
+   */
+  async takeTab(browser: Browser): Promise<{ tab: Page; context: BrowserContext }> {
+    const context = await this.openOn(browser);
+    for (let tab = this.idleTabs.pop(); tab; tab = this.idleTabs.pop()) {
+      if (!tab.isClosed()) return { tab, context };
+    }
+    return { tab: await context.newPage(), context };
+  }
+
+  /**
+   * Hands a tab back: kept for the next capture when `reusable` (its capture
+   * ended cleanly) and its context is still this one's, closed otherwise.
+   */
+  async giveBack(tab: Page, context: BrowserContext, reusable: boolean): Promise<void> {
+    if (reusable && !this.closed && context === this.context && !tab.isClosed()) {
+      this.idleTabs.push(tab);
+      return;
+    }
+    await Promise.race([tab.close().catch(() => undefined), delay(CLOSE_WAIT_MS)]);
+  }
+
+  /** Whether `context` is still the one this holds (false once it was closed underneath or replaced). */
+  isCurrent(context: BrowserContext): boolean {
+    return context === this.context;
+  }
+
+  /** Stops using `context` (it was closed underneath): the next capture opens a new one. */
+  forget(context: BrowserContext): void {
+    if (this.context !== context) return;
+    this.context = undefined;
+    this.idleTabs = [];
+    void context.close().catch(() => undefined);
+  }
+
+  /** Closes the browser context and the proxy, for good. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearTimeout(this.idleTimer);
+      const opening = this.opening;
+      if (opening) await opening.catch(() => undefined);
+      const context = this.context;
+      this.context = undefined;
+      this.idleTabs = [];
+      if (context) await Promise.race([context.close().catch(() => undefined), delay(CLOSE_WAIT_MS)]);
+      const proxy = this.proxy ?? (await this.proxyStarting?.catch(() => undefined));
+      this.proxy = undefined;
+      await proxy?.close();
+      this.options.onClosed?.();
+    })();
+    return this.closing;
+  }
+
+  private async openOn(browser: Browser): Promise<BrowserContext> {
+    if (this.closed) throw new Error('the capture context is closed');
+    if (this.context && this.context.browser() === browser) return this.context;
+    if (this.context) {
+      // The browser was launched again: the old context died with the old browser.
+      this.context = undefined;
+      this.idleTabs = [];
+    }
+    this.opening ??= this.open(browser).finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async open(browser: Browser): Promise<BrowserContext> {
+    if (this.options.startProxy && !this.proxy) {
+      this.proxyStarting ??= this.options.startProxy();
+      this.proxy = await this.proxyStarting;
+    }
+    const context = await this.options.open(browser, this.proxy);
+    this.opened++;
+    if (this.closed) {
+      // Closed while it opened: not leaked.
+      await context.close().catch(() => undefined);
+      throw new Error('the capture context is closed');
+    }
+    // Closed underneath (a crash of its renderer, the browser gone, a close from outside): the
+    // next capture opens a new one.
+    context.on('close', () => {
+      if (this.context === context) {
+        this.context = undefined;
+        this.idleTabs = [];
+      }
+    });
+    this.context = context;
+    return context;
+  }
+}
