@@ -8,6 +8,7 @@
  * `npx tsx --conditions=source quality/search/dev-cv.ts <SEARCH_QUALITY_DATA_DIR>` from apps/server.
  */
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_PASSAGE_WEIGHTS } from '../../src/search/passage.js';
 import { DEFAULT_RERANK_WEIGHTS } from '../../src/search/rerank.js';
 import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/search/sqlite-search-index.js';
 import { withKeptCrawl } from './kept-crawl.js';
@@ -77,6 +78,7 @@ export const ABLATIONS: readonly RankingVariant[] = [
   { name: 'no synonyms', options: { expandSynonyms: false } },
   { name: 'no lead prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, lead: 0 } } },
   { name: 'no summary prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, summary: 0 } } },
+  { name: 'no pair proximity', options: { passage: { ...DEFAULT_PASSAGE_WEIGHTS, proximity: 0 } } },
   { name: 'no URL path prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, url: 0 } } },
   { name: 'no headings prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, headings: 0 } } },
   {

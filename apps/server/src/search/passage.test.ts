@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestPassageShare, rescoreByPassage } from './passage.js';
+import { bestPassageShare, closestPairsProximity, rescoreByPassage } from './passage.js';
 import { parseSearchQuery } from './query-parser.js';
 
 const query = (text: string) => parseSearchQuery(text, { prefixLastWord: false, expandSynonyms: false });
@@ -32,6 +32,30 @@ describe('bestPassageShare', () => {
   });
 });
 
+describe('closestPairsProximity', () => {
+  it('is exp(−gap / scale) for two words, the closest occurrences counted', () => {
+    const text = `sort ${filler(100)} key ${filler(100)} Sort by key.`;
+    const gap = 'Sort by '.length;
+    expect(closestPairsProximity(text, query('sort key'), 400)).toBeCloseTo(Math.exp(-gap / 400));
+  });
+
+  it('averages over every pair of words, a missing word counting 0 for its pairs', () => {
+    const text = 'sort key';
+    // Pairs (sort, key), (sort, dictionary), (key, dictionary): only the first is held.
+    expect(closestPairsProximity(text, query('sort key dictionary'), 400)).toBeCloseTo(
+      Math.exp(-5 / 400) / 3,
+    );
+  });
+
+  it('is 0 for fewer than two words and falls as the words stand further apart', () => {
+    expect(closestPairsProximity('sort key', query('sort'), 400)).toBe(0);
+    const near = closestPairsProximity(`sort ${filler(5)} key`, query('sort key'), 400);
+    const far = closestPairsProximity(`sort ${filler(50)} key`, query('sort key'), 400);
+    expect(near).toBeGreaterThan(far);
+    expect(far).toBeGreaterThan(0);
+  });
+});
+
 describe('rescoreByPassage', () => {
   it('puts the page holding the words together above one holding them apart, the rest after', () => {
     const q = query('csv reader');
@@ -44,9 +68,33 @@ describe('rescoreByPassage', () => {
       [1, `csv ${filler(400)} reader`],
       [2, 'the csv reader object'],
     ]);
-    const out = rescoreByPassage(ranked, bodies, q, { weight: 1, characters: 300, depth: 2 });
+    const out = rescoreByPassage(ranked, bodies, q, {
+      weight: 1,
+      characters: 300,
+      depth: 2,
+      proximity: 0,
+      proximityScale: 400,
+    });
     expect(out.map((r) => r.seq)).toEqual([2, 1, 3]);
     for (let i = 1; i < out.length; i += 1) expect(out[i]!.score).toBeLessThanOrEqual(out[i - 1]!.score);
+  });
+
+  it('of two pages whose passages hold the same share, puts the one where the words stand closer first', () => {
+    // Each body holds two of the three words within one 600-character passage; only the gap differs.
+    const q = query('csv reader dialect');
+    const ranked = [
+      { seq: 1, score: 10 },
+      { seq: 2, score: 10 },
+    ];
+    const bodies = new Map([
+      [1, `csv ${filler(40)} reader ${filler(400)} dialect`],
+      [2, `csv reader ${filler(400)} dialect`],
+    ]);
+    const weights = { weight: 1, characters: 600, depth: 2, proximity: 1, proximityScale: 400 };
+    expect(rescoreByPassage(ranked, bodies, q, weights).map((r) => r.seq)).toEqual([2, 1]);
+    expect(rescoreByPassage(ranked, bodies, q, { ...weights, proximity: 0 }).map((r) => r.seq)).toEqual([
+      1, 2,
+    ]);
   });
 
   it('changes nothing with weight 0', () => {
@@ -59,6 +107,8 @@ describe('rescoreByPassage', () => {
         weight: 0,
         characters: 300,
         depth: 2,
+        proximity: 0,
+        proximityScale: 400,
       }),
     ).toEqual(ranked);
   });

@@ -168,7 +168,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     }));
     // Of the best pages, those holding the question's words together in one passage first.
     const bodies = new Map<number, string>();
-    if (this.passage.weight > 0)
+    if (this.passage.weight > 0 || this.passage.proximity > 0)
       for (const { seq } of ranked.slice(0, this.passage.depth)) bodies.set(seq, this.store.body(seq));
     ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
