@@ -160,6 +160,8 @@ const PROSE_WORD = /^\(?[\p{L}'’-]*\p{L}[)\]]?[,.;:!?]?[)\]]?$/u;
 /** At least this many words, most of them {@link PROSE_WORD}s, ending like a sentence: a paragraph of prose. */
 const PROSE_MIN_WORDS = 5;
 const PROSE_MIN_SHARE = 0.7;
+const PARAGRAPH_BREAK = /\n\s*\n/;
+const SENTENCE_END = /[.!?:]\s*$/;
 
 /**
  * What a page says it is about: the first sentence of the first paragraph of
@@ -177,12 +179,13 @@ const PROSE_MIN_SHARE = 0.7;
  * ```
  */
 export function summaryOf(opening: string): string {
-  for (const paragraph of opening.split(/\n\s*\n/)) {
-    const text = paragraph.replace(/\s+/g, ' ').trim();
-    if (!/[.!?:]$/.test(text)) continue;
-    const words = text.split(' ');
+  for (const paragraph of opening.split(PARAGRAPH_BREAK)) {
+    // The cheap test first: most paragraphs that are not prose (a title line, options) end otherwise.
+    if (!SENTENCE_END.test(paragraph)) continue;
+    const words = paragraph.trim().split(/\s+/);
     if (words.length < PROSE_MIN_WORDS) continue;
     if (words.filter((w) => PROSE_WORD.test(w)).length < PROSE_MIN_SHARE * words.length) continue;
+    const text = words.join(' ');
     const end = text.search(/[.!?](?: |$)/);
     return end < 0 ? text : text.slice(0, end + 1);
   }
