@@ -19,7 +19,8 @@
  * Settings: BENCH_DOCS_CONCURRENCY (8), BENCH_DOCS_SAMPLE (30 pages checked
  * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
  * BENCH_DOCS_CORPORA (dev,held: the Python and SQLite manuals; `git` adds the Git manual, development data
- * with smaller pages; `none` with screenshots on runs the screenshots alone, on the Python manual).
+ * with smaller pages; `none` with screenshots on runs the screenshots alone), BENCH_DOCS_SCREENSHOT_CORPUS
+ * (dev: the Python manual's pages are screenshotted; `held` or `git` takes that manual's instead).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -316,9 +317,11 @@ export async function benchDocs(): Promise<void> {
   const shotConcurrency = Number(process.env.BENCH_DOCS_SCREENSHOT_CONCURRENCY ?? 2);
   const parts = (process.env.BENCH_DOCS_CORPORA ?? 'dev,held').split(',');
   const corpora = CORPORA.filter((c) => parts.includes(c.key));
-  // The screenshots are of the development manual's pages, whichever crawls run.
-  const dev = CORPORA[0]!;
-  const needed = shots > 0 && !corpora.includes(dev) ? [...corpora, dev] : corpora;
+  // The screenshots are of the development manual's pages (another's when asked), whichever crawls run.
+  const shotKey = process.env.BENCH_DOCS_SCREENSHOT_CORPUS ?? 'dev';
+  const shotCorpus = CORPORA.find((c) => c.key === shotKey);
+  if (!shotCorpus) throw new Error(`BENCH_DOCS_SCREENSHOT_CORPUS: no manual named ${shotKey}`);
+  const needed = shots > 0 && !corpora.includes(shotCorpus) ? [...corpora, shotCorpus] : corpora;
   const missing = needed.filter((c) => !existsSync(join(c.root, c.start)));
   if (missing.length > 0) {
     throw new Error(
@@ -328,17 +331,17 @@ export async function benchDocs(): Promise<void> {
   for (const corpus of corpora) printCorpus(await benchCorpus(corpus, concurrency, sample), concurrency);
 
   if (shots === 0) return;
-  const site = new DocsSite(dev.root);
+  const site = new DocsSite(shotCorpus.root);
   await site.start();
   try {
-    const urls = await screenshotSample(dev, site.url, shots);
+    const urls = await screenshotSample(shotCorpus, site.url, shots);
     const ours = await apiScreenshots(urls, shotConcurrency);
     const bare = await bareScreenshots(urls, shotConcurrency);
     const oursRate = ours.shots / ours.seconds;
     const bareRate = urls.length / bare.seconds;
     const ratio = oursRate / bareRate;
     console.log(
-      `\nfull-page screenshots of ${urls.length} ${dev.name} pages, concurrency ${shotConcurrency}, same Chromium`,
+      `\nfull-page screenshots of ${urls.length} ${shotCorpus.name} pages, concurrency ${shotConcurrency}, same Chromium`,
     );
     console.log(
       `  webdata API (crawl, screenshot: true)  ${oursRate.toFixed(2)} pages/s (${ours.shots} shots)`,

@@ -51,6 +51,11 @@ export class CaptureContext {
     return this.closing !== undefined;
   }
 
+  /** No capture is using it (it waits for the run's next one, or its idle time-out). */
+  get idle(): boolean {
+    return this.users === 0 && !this.closed;
+  }
+
   /** Whether a browser context is open right now. */
   get isOpen(): boolean {
     return this.context !== undefined;

@@ -409,6 +409,27 @@ describe('ScreenshotService browser context per crawl run', () => {
     expect(service.launches).toBe(2);
   });
 
+  it('keeps at most screenshotConcurrency idle run contexts open, closing the least recently used first', async () => {
+    // Its own service: concurrency 1, and an idle time-out no test waits for.
+    const small = new ScreenshotService(
+      defaultConfig({ screenshotConcurrency: 1, pageTimeoutMs: 20_000, allowPrivateNetworks: true }),
+      { networkIdleTimeoutMs: 600, runContextIdleMs: 600_000 },
+    );
+    try {
+      await small.capture(site.url('/page?g1'), { runKey: 'run-g1' });
+      await small.capture(site.url('/page?g2'), { runKey: 'run-g2' });
+      expect(small.contextsOpened).toBe(2);
+      expect(small.openRunContexts).toBe(1);
+      const shown = () => small.browserContexts.flatMap((c) => c.pages().map((p) => p.url()));
+      // Its close was started with the capture's end; Chromium drops the context a moment later.
+      await eventually(() => !shown().some((url) => url.includes('g1')));
+      expect(shown().some((url) => url.includes('g1'))).toBe(false);
+      expect(shown().some((url) => url.includes('g2'))).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("closes every run's context with the service", async () => {
     await service.capture(site.url('/page?f1'), { runKey: 'run-f' });
     expect(service.openRunContexts).toBeGreaterThan(0);

@@ -228,13 +228,31 @@ export class ScreenshotService implements ScreenshotServiceLike {
     } finally {
       // A context of its own (no run key) is closed here; a run's waits for the run's next page.
       await capturing.leave();
+      this.closeIdleBeyondLimit();
     }
+  }
+
+  /**
+   * Keeps at most `screenshotConcurrency` run contexts open with no capture in
+   * them (their tabs hold rendered pages: memory): when many runs take
+   * screenshots in turn, the least recently used idle ones close before
+   * their idle time-out.
+   */
+  private closeIdleBeyondLimit(): void {
+    const idle = [...this.runContexts.values()].filter((context) => context.idle && context.isOpen);
+    const excess = idle.length - this.semaphore.permits;
+    for (const context of idle.slice(0, Math.max(0, excess))) void context.close();
   }
 
   /** The run's browser context (made on its first capture), or a context of its own without a key. */
   private contextFor(runKey: string | undefined): CaptureContext {
     const existing = runKey === undefined ? undefined : this.runContexts.get(runKey);
-    if (existing && !existing.closed) return existing;
+    if (runKey !== undefined && existing && !existing.closed) {
+      // Moved to the end: the map's order is then least recently used first.
+      this.runContexts.delete(runKey);
+      this.runContexts.set(runKey, existing);
+      return existing;
+    }
     const made: CaptureContext = new CaptureContext({
       open: (browser, proxy) => this.openContext(browser, proxy),
       startProxy: this.config.allowPrivateNetworks
