@@ -11,7 +11,8 @@
  * Floors: ours ≥ Crawlee in pages/s; our server's RSS peak under 300 MB.
  *
  * Settings: BENCH_DEEP_CRAWL_PAGES (5000), BENCH_DEEP_CRAWL_CONCURRENCY (16),
- * BENCH_CPU_PROF_DIR (write a CPU profile of our server there).
+ * BENCH_CPU_PROF_DIR (write a CPU profile of our server there), BENCH_SERVER_MAIN (run that built
+ * `main.js` instead of this package's: bench/ab-crawl.ts compares two builds with it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,8 +79,10 @@ export async function crawlWithServer(
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // The built server, as users run it (`pnpm bench` builds first); the sources through tsx otherwise,
   // and when profiling (the profile then names source files rather than one bundle).
+  // BENCH_SERVER_MAIN: another build's main.js (a copy of dist/ elsewhere), to measure two builds alternately.
+  const main = process.env.BENCH_SERVER_MAIN;
   const args = [
-    ...serverCommand(!profileDir),
+    ...(main ? [main] : serverCommand(!profileDir)),
     'start',
     '--port',
     '0',

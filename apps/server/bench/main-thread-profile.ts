@@ -116,7 +116,9 @@ export function breakdown(profile: Profile): Map<string, number> {
 
 async function main(): Promise<void> {
   const root = process.argv[2] ?? '/usr/share/doc/python3.11/html';
-  const profileDir = mkdtempSync(join(tmpdir(), 'webdata-profile-'));
+  // BENCH_PROFILE_DIR keeps every thread's profile there (the converter thread's too) instead of a temp dir.
+  const keep = process.env.BENCH_PROFILE_DIR;
+  const profileDir = keep ?? mkdtempSync(join(tmpdir(), 'webdata-profile-'));
   const site = new DocsSite(root);
   await site.start();
   try {
@@ -143,7 +145,7 @@ async function main(): Promise<void> {
     console.log(`  ${(sum / pages).toFixed(2).padStart(6)}  main thread busy in all`);
   } finally {
     await site.stop();
-    rmSync(profileDir, { recursive: true, force: true });
+    if (!keep) rmSync(profileDir, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '../linkedom.js';
 
 /** The DOM document type linkedom produces (structurally a DOM `Document`). */
 export type HtmlDocument = Document;

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '../linkedom.js';
 import { type ArticleMetadata, articleMetadata } from '../readability.js';
 import { type FactNode, newNode } from './page-facts.js';
 
