@@ -1,7 +1,7 @@
 /**
  * The screenshot baseline: bare playwright-core driving the Chromium the
- * server would use (same lookup, same flags), one browser, one context,
- * `concurrency` tabs taking turns over the URLs, full-page PNGs cut at the
+ * server would use (same lookup, same flags), one browser, one context for
+ * the job, `concurrency` tabs taking turns over the URLs, full-page PNGs cut at the
  * same height as the service's. What the service adds on top (a context per
  * page, its waits, its guard) is what the ratio shows.
  */
@@ -11,7 +11,7 @@ import { CHROMIUM_ARGS, locateChromium, VIEWPORT } from '../src/screenshots/inde
 const MAX_PAGE_HEIGHT = 16_384;
 const PAGE_TIMEOUT_MS = 30_000;
 
-/** Seconds bare playwright-core takes to capture every URL (after one warm-up capture), and the PNGs' total bytes. */
+/** Seconds bare playwright-core takes to capture every URL (after one warm-up capture in a context of its own; the measured time includes opening the job's context and tabs), and the PNGs' total bytes. */
 export async function bareScreenshots(
   urls: readonly string[],
   concurrency: number,
@@ -27,8 +27,6 @@ export async function bareScreenshots(
     timeout: PAGE_TIMEOUT_MS,
   });
   try {
-    const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
-    context.setDefaultTimeout(PAGE_TIMEOUT_MS);
     const capture = async (page: import('playwright-core').Page, url: string) => {
       await page.goto(url, { waitUntil: 'load' });
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -41,11 +39,22 @@ export async function bareScreenshots(
       });
       return png.length;
     };
+    const openContext = async () => {
+      const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
+      return context;
+    };
+    // Warm-up in a context of its own: the launch and the browser's first render are not
+    // measured. The measured job opens its own context and tabs, as the service's measured
+    // crawl run does (a context per run), so both start with a warm browser and a cold cache.
+    const warmUp = await openContext();
+    await capture(await warmUp.newPage(), urls[0]!);
+    await warmUp.close();
+    const started = performance.now();
+    const context = await openContext();
     const tabs = await Promise.all(Array.from({ length: concurrency }, () => context.newPage()));
-    await capture(tabs[0]!, urls[0]!); // warm-up: the launch and first render are not measured
     let next = 0;
     let bytes = 0;
-    const started = performance.now();
     await Promise.all(
       tabs.map(async (tab) => {
         while (next < urls.length) {
