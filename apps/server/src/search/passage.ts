@@ -40,9 +40,27 @@ function clauseWords(query: ParsedQuery): ClauseWords[] {
  * ```
  */
 export function bestPassageShare(text: string, query: ParsedQuery, window: number): number {
-  const clauses = clauseWords(query);
-  if (clauses.length < 2) return clauses.length === 0 ? 0 : 1;
-  return shareInWindow(hitsOf(text, clauses), clauses.length, window);
+  return passageSignals(text, clauseWords(query), window, 0).share;
+}
+
+/**
+ * The best-passage share and (with `proximityScale` > 0) the pair proximity
+ * of one body, from one scan of it. With fewer than two clauses there is no
+ * pair: the share is 1 when there is one clause, 0 when none, and the
+ * proximity 0.
+ */
+function passageSignals(
+  text: string,
+  clauses: readonly ClauseWords[],
+  window: number,
+  proximityScale: number,
+): { share: number; proximity: number } {
+  if (clauses.length < 2) return { share: clauses.length === 0 ? 0 : 1, proximity: 0 };
+  const hits = hitsOf(text, clauses);
+  return {
+    share: shareInWindow(hits, clauses.length, window),
+    proximity: proximityScale > 0 ? proximityOf(hits, clauses.length, proximityScale) : 0,
+  };
 }
 
 /** Where a clause's word occurs in a text (character offset). */
@@ -109,9 +127,7 @@ function shareInWindow(hits: readonly ClauseHit[], count: number, window: number
  * ```
  */
 export function closestPairsProximity(text: string, query: ParsedQuery, scale: number): number {
-  const clauses = clauseWords(query);
-  if (clauses.length < 2) return 0;
-  return proximityOf(hitsOf(text, clauses), clauses.length, scale);
+  return passageSignals(text, clauseWords(query), 0, scale).proximity;
 }
 
 function proximityOf(hits: readonly ClauseHit[], count: number, scale: number): number {
@@ -179,10 +195,12 @@ export function rescoreByPassage(
   if ((weights.weight <= 0 && weights.proximity <= 0) || weights.depth <= 0) return [...ranked];
   const clauses = clauseWords(query);
   const head = ranked.slice(0, weights.depth).map(({ seq, score }, order) => {
-    if (clauses.length < 2) return { seq, order, score: score * (1 + weights.weight * clauses.length) };
-    const hits = hitsOf(bodies.get(seq) ?? '', clauses);
-    const share = shareInWindow(hits, clauses.length, weights.characters);
-    const proximity = weights.proximity > 0 ? proximityOf(hits, clauses.length, weights.proximityScale) : 0;
+    const { share, proximity } = passageSignals(
+      bodies.get(seq) ?? '',
+      clauses,
+      weights.characters,
+      weights.proximity > 0 ? weights.proximityScale : 0,
+    );
     return {
       seq,
       order,
