@@ -33,8 +33,6 @@ const CLOSE_WAIT_MS = 5000;
  * over, or no longer taking screenshots in this process) or by {@link close}.
  */
 export class CaptureContext {
-  /** Browser contexts opened so far (1 while the first lives; more after a crash or a close underneath). */
-  opened = 0;
   private users = 0;
   private context: BrowserContext | undefined;
   private opening: Promise<BrowserContext> | undefined;
@@ -162,7 +160,6 @@ export class CaptureContext {
       this.proxy = await this.proxyStarting;
     }
     const context = await this.options.open(browser, this.proxy);
-    this.opened++;
     if (this.closed) {
       // Closed while it opened: not leaked.
       await context.close().catch(() => undefined);
