@@ -2,7 +2,8 @@
  * The search part of `pnpm --filter @webdata/server bench` (alone:
  * `pnpm --filter @webdata/server bench search`): search latency over
  * synthetic collections of 10,000 and 100,000 documents, then ranking
- * quality on Debian's Python and Git manuals crawled through the API, each
+ * quality on Debian's Python, Git and SQLite manuals crawled through the API
+ * (each question set apart: dev, held, held-sqlite), each
  * beside plain baselines measured in the same run.
  */
 import { benchSearch } from './latency-bench.js';

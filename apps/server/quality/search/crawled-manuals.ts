@@ -2,13 +2,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiCall, apiClient, waitForRun } from '../../test/api-client.js';
-import { exited, type ServerProcess, spawnServer } from '../../test/server-process.js';
+import { exited, spawnServer } from '../../test/server-process.js';
 import { ManualSite } from './manual-site.js';
-import { MANUALS, type Manual } from './manuals.js';
+import { PYTHON_GIT_QUESTIONS, QUESTION_SETS, type QuestionSet } from './question-sets.js';
 
-/** The collection the manuals are crawled into. */
-export const COLLECTION = 'manuals';
-/** A crawl of the two manuals takes a minute or two here; past this it is reported as stuck. */
+/** A crawl of the manuals takes a few minutes here; past this it is reported as stuck. */
 const CRAWL_DEADLINE_MS = 30 * 60_000;
 
 /** One crawled page as the API gives it back (what the baselines index). */
@@ -17,6 +15,8 @@ export interface CrawledDocument {
   title: string;
   /** The page's text (`format=text` of its result): the same text our index holds as the body. */
   text: string;
+  /** The collection it was crawled into (its question set's). */
+  collection: string;
 }
 
 /** What the harness keeps in a reused data directory beside the server's own files. */
@@ -26,13 +26,21 @@ interface HarnessState {
   origins: Record<string, string>;
 }
 
+/**
+ * The collection of the pages a kept crawl wrote before there were several
+ * question sets: `harness-documents.json` then held the Python and Git
+ * manuals' pages only, without a `collection`.
+ */
+const COLLECTION_BEFORE_SETS = PYTHON_GIT_QUESTIONS.collection;
+
 /** A running server holding the crawled manuals. */
 export interface CrawledManuals {
   call: ApiCall;
   origins: Record<string, string>;
+  /** Every crawled page of every set (each with its collection). */
   documents: CrawledDocument[];
-  /** Seconds the deep crawls took (0 when a kept data directory was reused). */
-  crawlSeconds: number;
+  /** Seconds each collection's deep crawls took in this run (0: reused from a kept data directory). */
+  crawlSeconds: Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -44,18 +52,22 @@ export interface CrawlOptions {
   built?: boolean;
   /** Extra environment of the server (e.g. `WEBDATA_EMBEDDINGS_*`). */
   env?: NodeJS.ProcessEnv;
+  /** The question sets whose manuals are crawled, each into its own collection (default: all). */
+  sets?: readonly QuestionSet[];
   log?: (line: string) => void;
 }
 
 /**
- * Starts the real server as a child process and deep-crawls every manual,
- * each served from its own 127.0.0.1 site, into one collection through the
- * API, then reads every page's text back through the API. With `dataDir`
- * the crawl is kept and the next run starts the server on it instead of
- * crawling again (ranking changes need no new crawl).
+ * Starts the real server as a child process and deep-crawls every set's
+ * manuals, each served from its own 127.0.0.1 site, into the set's
+ * collection through the API, then reads every page's text back through the
+ * API. With `dataDir` the crawl is kept and the next run starts the server on
+ * it instead of crawling again (ranking changes need no new crawl); a set
+ * the kept crawl does not hold yet (one added since) is crawled into it then.
  */
 export async function crawlManuals(options: CrawlOptions = {}): Promise<CrawledManuals> {
   const log = options.log ?? (() => {});
+  const sets = options.sets ?? QUESTION_SETS;
   const kept = options.dataDir !== undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'webdata-search-quality-'));
   mkdirSync(dataDir, { recursive: true });
@@ -75,72 +87,91 @@ export async function crawlManuals(options: CrawlOptions = {}): Promise<CrawledM
     if (!kept) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
+    let state: HarnessState;
+    let documents: CrawledDocument[] = [];
     if (reuse) {
-      const state = JSON.parse(readFileSync(stateFile, 'utf8')) as HarnessState;
-      const documents = JSON.parse(readFileSync(documentsFile, 'utf8')) as CrawledDocument[];
+      state = JSON.parse(readFileSync(stateFile, 'utf8')) as HarnessState;
+      documents = keptDocuments(readFileSync(documentsFile, 'utf8'));
       log(`reusing the crawl kept in ${dataDir} (${documents.length} documents)`);
-      return {
-        call: apiClient(server.url, state.apiKey),
-        origins: state.origins,
-        documents,
-        crawlSeconds: 0,
-        stop,
-      };
+    } else {
+      if (server.apiKey === null) throw new Error('a fresh server printed no API key');
+      state = { apiKey: server.apiKey, origins: {} };
     }
-    const crawled = await crawlInto(server, MANUALS, log);
-    if (kept) {
-      const state: HarnessState = { apiKey: server.apiKey!, origins: crawled.origins };
-      writeFileSync(stateFile, JSON.stringify(state));
-      writeFileSync(documentsFile, JSON.stringify(crawled.documents));
+    const call = apiClient(server.url, state.apiKey);
+    const crawlSeconds: Record<string, number> = {};
+    for (const set of sets) crawlSeconds[set.collection] = 0;
+    const toCrawl = sets.filter((set) => !documents.some((doc) => doc.collection === set.collection));
+    if (toCrawl.length > 0) {
+      const crawled = await crawlInto(call, toCrawl, log);
+      Object.assign(state.origins, crawled.origins);
+      documents.push(...crawled.documents);
+      for (const set of toCrawl) crawlSeconds[set.collection] = crawled.crawlSeconds;
+      if (kept) {
+        writeFileSync(stateFile, JSON.stringify(state));
+        writeFileSync(documentsFile, JSON.stringify(documents));
+      }
     }
-    return { call: apiClient(server.url, server.apiKey!), ...crawled, stop };
+    return { call, origins: state.origins, documents, crawlSeconds, stop };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
+/**
+ * The pages of a kept crawl's `harness-documents.json`. A file written before
+ * there were several question sets has no `collection` on its pages: they
+ * are all the Python and Git manuals' (the sets added since are crawled on
+ * the next run, into the same server).
+ */
+export function keptDocuments(json: string): CrawledDocument[] {
+  const documents = JSON.parse(json) as (Omit<CrawledDocument, 'collection'> & { collection?: string })[];
+  return documents.map((doc) => ({ ...doc, collection: doc.collection ?? COLLECTION_BEFORE_SETS }));
+}
+
 async function crawlInto(
-  server: ServerProcess,
-  manuals: readonly Manual[],
+  call: ApiCall,
+  sets: readonly QuestionSet[],
   log: (line: string) => void,
 ): Promise<{ origins: Record<string, string>; documents: CrawledDocument[]; crawlSeconds: number }> {
-  if (server.apiKey === null) throw new Error('a fresh server printed no API key');
-  const call = apiClient(server.url, server.apiKey);
-  const sites = manuals.map((manual) => ({ manual, site: new ManualSite(manual.root) }));
+  const sites = sets.flatMap((set) =>
+    set.manuals.map((manual) => ({ manual, collection: set.collection, site: new ManualSite(manual.root) })),
+  );
   const origins: Record<string, string> = {};
-  const runIds: string[] = [];
+  const runs: { runId: string; collection: string }[] = [];
   const started = performance.now();
   try {
     for (const { manual, site } of sites) origins[manual.name] = await site.start();
-    // Both crawls run at once, as two users' crawls would.
-    for (const { manual, site } of sites) {
+    // Every manual's crawl runs at once, as several users' crawls would.
+    for (const { manual, collection, site } of sites) {
       const created = await call('POST', '/api/v1/deep-crawl', {
         url: `${site.url}/${manual.start}`,
         max_depth: 50,
         limit: 5000,
         formats: ['text'],
-        collection: COLLECTION,
+        collection,
         ...(manual.excludePaths ? { exclude_paths: manual.excludePaths } : {}),
       });
       if (created.status !== 202) throw new Error(`deep crawl refused: ${JSON.stringify(created.body)}`);
-      runIds.push(created.body.id);
+      runs.push({ runId: created.body.id, collection });
     }
-    for (const runId of runIds) {
+    for (const { runId, collection } of runs) {
       const run = await waitForRun(call, runId, CRAWL_DEADLINE_MS);
-      log(`crawl ${runId}: ${run.status}, ${run.stats.succeeded} pages, ${run.stats.failed} failed`);
+      log(
+        `crawl ${runId} (${collection}): ${run.status}, ${run.stats.succeeded} pages, ${run.stats.failed} failed`,
+      );
     }
   } finally {
     for (const { site } of sites) await site.stop();
   }
   const crawlSeconds = (performance.now() - started) / 1000;
   const documents: CrawledDocument[] = [];
-  for (const runId of runIds) documents.push(...(await documentsOf(call, runId)));
+  for (const { runId, collection } of runs) documents.push(...(await documentsOf(call, runId, collection)));
   return { origins, documents, crawlSeconds };
 }
 
 /** Every succeeded page of a run with its text, read through the results API. */
-async function documentsOf(call: ApiCall, runId: string): Promise<CrawledDocument[]> {
+async function documentsOf(call: ApiCall, runId: string, collection: string): Promise<CrawledDocument[]> {
   const documents: CrawledDocument[] = [];
   let cursor: string | null = null;
   do {
@@ -155,6 +186,7 @@ async function documentsOf(call: ApiCall, runId: string): Promise<CrawledDocumen
         url: result.final_url ?? result.url,
         title: result.title ?? '',
         text: content.body.content,
+        collection,
       });
     }
     cursor = page.body.next_cursor;

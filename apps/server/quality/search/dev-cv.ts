@@ -14,7 +14,7 @@ import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/sear
 import { withKeptCrawl } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { figuresOf, firstRelevant } from './metrics.js';
-import { loadQuestions } from './run.js';
+import { loadQuestions } from './question-sets.js';
 
 /** A named set of ranking options. */
 export interface RankingVariant {

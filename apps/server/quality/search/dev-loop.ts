@@ -13,7 +13,7 @@ import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 import { withKeptCrawl } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { figuresOf, firstRelevant } from './metrics.js';
-import { loadQuestions } from './run.js';
+import { loadQuestions } from './question-sets.js';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined) {

@@ -2,11 +2,12 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { PYTHON_GIT_QUESTIONS } from './question-sets.js';
 
 /** The search index a kept crawl (run.ts with SEARCH_QUALITY_DATA_DIR) left behind, opened for in-process queries. */
 export interface KeptCrawl {
   db: Database.Database;
-  /** The owner and collection holding the crawled manuals (the largest one in the index). */
+  /** The owner and collection holding the Python and Git manuals (the dev questions' pages). */
   owner: string;
   collection: string;
   /** Each manual's origin in that crawl, to turn hit URLs into judged page ids. */
@@ -27,12 +28,16 @@ export function withKeptCrawl<T>(dataDir: string, use: (crawl: KeptCrawl) => T):
   copyFileSync(join(dataDir, 'server', 'webdata.sqlite'), file);
   const db = new Database(file);
   try {
-    const { owner, collection } = db
+    // By name: a kept crawl may also hold other sets' collections (the SQLite manual's, of held
+    // questions only), and one of those may be the larger.
+    const { collection } = PYTHON_GIT_QUESTIONS;
+    const found = db
       .prepare(
-        'SELECT owner, collection FROM search_documents GROUP BY owner, collection ORDER BY count(*) DESC',
+        'SELECT owner FROM search_documents WHERE collection = ? GROUP BY owner ORDER BY count(*) DESC',
       )
-      .get() as { owner: string; collection: string };
-    return use({ db, owner, collection, origins });
+      .get(collection) as { owner: string } | undefined;
+    if (found === undefined) throw new Error(`the kept crawl in ${dataDir} has no collection ${collection}`);
+    return use({ db, owner: found.owner, collection, origins });
   } finally {
     db.close();
     rmSync(scratch, { recursive: true, force: true });

@@ -14,19 +14,35 @@ export interface Manual {
   excludePaths?: string[];
 }
 
-/** The manuals the judged questions are about (questions.json names pages as `<name>/<path>`). */
-export const MANUALS: readonly Manual[] = [
-  {
-    name: 'python',
-    debianPackage: 'python3.11-doc',
-    root: '/usr/share/doc/python3.11/html',
-    start: 'index.html',
-    // The 2.5 MB table of contents (nested lists, no text of its own) takes the HTML-to-Markdown
-    // converter minutes, during which the server answers nothing; no question is about it.
-    excludePaths: ['/contents.html'],
-  },
-  { name: 'git', debianPackage: 'git-doc', root: '/usr/share/doc/git-doc', start: 'index.html' },
-];
+/** Debian's Python 3.11 manual (dev and held questions, `questions.json`). */
+export const PYTHON_MANUAL: Manual = {
+  name: 'python',
+  debianPackage: 'python3.11-doc',
+  root: '/usr/share/doc/python3.11/html',
+  start: 'index.html',
+  // The 2.5 MB table of contents (nested lists, no text of its own) takes the HTML-to-Markdown
+  // converter minutes, during which the server answers nothing; no question is about it.
+  excludePaths: ['/contents.html'],
+};
+
+/** Debian's Git manual (dev and held questions, `questions.json`). */
+export const GIT_MANUAL: Manual = {
+  name: 'git',
+  debianPackage: 'git-doc',
+  root: '/usr/share/doc/git-doc',
+  start: 'index.html',
+};
+
+/** Debian's SQLite manual (held questions only, `questions-sqlite.json`); nobody tuned search on it. */
+export const SQLITE_MANUAL: Manual = {
+  name: 'sqlite',
+  debianPackage: 'sqlite3-doc',
+  root: '/usr/share/doc/sqlite3',
+  start: 'index.html',
+};
+
+/** Every manual the judged questions are about (they name pages as `<name>/<path>`). */
+export const MANUALS: readonly Manual[] = [PYTHON_MANUAL, GIT_MANUAL, SQLITE_MANUAL];
 
 /**
  * The manuals that are not installed, with the command that installs them

@@ -1,29 +1,30 @@
 /**
- * Search quality on real documentation: serves Debian's Python and Git HTML
- * manuals from 127.0.0.1, deep-crawls them through the real server's API
- * into one collection, asks the judged questions of questions.json, and
- * prints hit@1, hit@3 and MRR@10 (dev and held apart) for our
+ * Search quality on real documentation: serves Debian's Python, Git and
+ * SQLite HTML manuals from 127.0.0.1, deep-crawls them through the real
+ * server's API, each question set's manuals into a collection of its own
+ * (question-sets.ts), asks each set's judged questions, and prints hit@1,
+ * hit@3 and MRR@10 per split (dev, held, held-sqlite) for our
  * `POST /api/v1/search` beside plain FTS5 and MiniSearch defaults indexing
- * the same pages (their text read back through the API) in the same run.
+ * the same set's pages (their text read back through the API) in the same run.
  *
  * `npx tsx quality/search/run.ts` from apps/server (or `pnpm bench search`).
  * SEARCH_QUALITY_DATA_DIR=<dir> keeps the crawl there and reuses it on the
  * next run. Only dev misses are listed: the held part is never looked into.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { miniSearchDefaults, plainFts5, type Ranker } from './baselines.js';
-import { COLLECTION, type CrawlOptions, crawlManuals } from './crawled-manuals.js';
+import { type CrawlOptions, crawlManuals } from './crawled-manuals.js';
 import { judgedIdOf, missingManuals } from './manuals.js';
 import { figuresOf, firstRelevant, type JudgedQuestion, percentile, type QualityFigures } from './metrics.js';
+import { loadQuestions, QUESTION_SETS, type QuestionSet, splitLabel } from './question-sets.js';
 
-const QUESTIONS_FILE = fileURLToPath(new URL('./questions.json', import.meta.url));
+type Split = JudgedQuestion['split'];
 
-/** The figures of one ranker. */
+/** The figures of one ranker on one question set. */
 export interface RankerReport {
   name: string;
-  dev: QualityFigures;
-  held: QualityFigures;
+  /** Figures per split the set has (the SQLite set: held only). */
+  figures: Partial<Record<Split, QualityFigures>>;
   /** Per-question latency, milliseconds. */
   p50Ms: number;
   p95Ms: number;
@@ -31,9 +32,11 @@ export interface RankerReport {
   measuredAt: 'HTTP' | 'in-process';
 }
 
-/** What one run of the harness measured. */
-export interface ManualsQualityReport {
+/** What one run measured on one question set (its own collection, its own baselines). */
+export interface QuestionSetReport {
+  set: QuestionSet;
   documents: number;
+  /** Seconds its crawl took in this run (0: a kept crawl). */
   crawlSeconds: number;
   rankers: RankerReport[];
   /** Judged pages the crawl did not reach (a question about them cannot be answered by anyone). */
@@ -42,102 +45,121 @@ export interface ManualsQualityReport {
   devMisses: { id: string; question: string; top: (string | null)[] }[];
 }
 
-/** Reads the judged questions. */
-export function loadQuestions(file = QUESTIONS_FILE): JudgedQuestion[] {
-  return JSON.parse(readFileSync(file, 'utf8')) as JudgedQuestion[];
+/** What one run of the harness measured, set by set. */
+export interface ManualsQualityReport {
+  sets: QuestionSetReport[];
 }
 
 /**
- * Crawls the manuals and measures our search against the baselines.
- * Throws with the install command when a manual is missing.
+ * Crawls every set's manuals (each set into its own collection) and measures
+ * our search against the baselines on each set's questions and pages.
+ * Throws with the install command when a manual is missing, and with the
+ * problems when a question file is broken (before crawling anything).
  */
-export async function runManualsQuality(options: CrawlOptions = {}): Promise<ManualsQualityReport> {
-  const missing = missingManuals();
+export async function runManualsQuality(
+  options: CrawlOptions = {},
+  sets: readonly QuestionSet[] = QUESTION_SETS,
+): Promise<ManualsQualityReport> {
+  const missing = missingManuals(sets.flatMap((set) => set.manuals));
   if (missing !== null) throw new Error(missing);
-  const questions = loadQuestions();
-  const crawled = await crawlManuals(options);
+  const questionsOf = new Map(sets.map((set) => [set, loadQuestions(set)]));
+  const crawled = await crawlManuals({ ...options, sets });
   try {
-    const idOf = (url: string) => judgedIdOf(url, crawled.origins);
-    const crawledIds = new Set(crawled.documents.map((doc) => idOf(doc.url)));
-    const notCrawled = [...new Set(questions.flatMap((q) => q.relevant))].filter((id) => !crawledIds.has(id));
-
-    const ours: Ranker = async (question) => {
-      const answer = await crawled.call('POST', '/api/v1/search', {
-        query: question,
-        collection: COLLECTION,
-        limit: 10,
-      });
-      if (answer.status !== 200) throw new Error(`search failed: ${JSON.stringify(answer.body)}`);
-      return (answer.body.data as { url: string }[]).map((hit) => hit.url);
-    };
-    const rankers: [string, Ranker, RankerReport['measuredAt']][] = [
-      ['webdata POST /search', ours, 'HTTP'],
-      ['plain FTS5 (porter, OR, bm25)', plainFts5(crawled.documents), 'in-process'],
-      ['MiniSearch defaults', miniSearchDefaults(crawled.documents), 'in-process'],
-    ];
-    const reports: RankerReport[] = [];
-    let devMisses: ManualsQualityReport['devMisses'] = [];
-    for (const [name, rank, measuredAt] of rankers) {
-      const latencies: number[] = [];
-      const positions = { dev: [] as number[], held: [] as number[] };
-      for (const q of questions) {
-        const started = performance.now();
-        const urls = await rank(q.question);
-        latencies.push(performance.now() - started);
-        const ids = urls.map(idOf);
-        const position = firstRelevant(ids, q.relevant);
-        positions[q.split].push(position);
-        if (rank === ours && q.split === 'dev' && (position < 0 || position >= 3)) {
-          devMisses.push({ id: q.id, question: q.question, top: ids.slice(0, 3) });
+    const reports: QuestionSetReport[] = [];
+    for (const [set, questions] of questionsOf) {
+      const documents = crawled.documents.filter((doc) => doc.collection === set.collection);
+      const idOf = (url: string) => judgedIdOf(url, crawled.origins);
+      const crawledIds = new Set(documents.map((doc) => idOf(doc.url)));
+      const ours: Ranker = async (question) => {
+        const answer = await crawled.call('POST', '/api/v1/search', {
+          query: question,
+          collection: set.collection,
+          limit: 10,
+        });
+        if (answer.status !== 200) throw new Error(`search failed: ${JSON.stringify(answer.body)}`);
+        return (answer.body.data as { url: string }[]).map((hit) => hit.url);
+      };
+      const rankers: [string, Ranker, RankerReport['measuredAt']][] = [
+        ['webdata POST /search', ours, 'HTTP'],
+        ['plain FTS5 (porter, OR, bm25)', plainFts5(documents), 'in-process'],
+        ['MiniSearch defaults', miniSearchDefaults(documents), 'in-process'],
+      ];
+      const devMisses: QuestionSetReport['devMisses'] = [];
+      const rankerReports: RankerReport[] = [];
+      for (const [name, rank, measuredAt] of rankers) {
+        const latencies: number[] = [];
+        const positions = new Map<Split, number[]>(set.splits.map((split) => [split, []]));
+        for (const q of questions) {
+          const started = performance.now();
+          const urls = await rank(q.question);
+          latencies.push(performance.now() - started);
+          const ids = urls.map(idOf);
+          const position = firstRelevant(ids, q.relevant);
+          positions.get(q.split)?.push(position);
+          if (rank === ours && q.split === 'dev' && (position < 0 || position >= 3)) {
+            devMisses.push({ id: q.id, question: q.question, top: ids.slice(0, 3) });
+          }
         }
+        rankerReports.push({
+          name,
+          figures: Object.fromEntries([...positions].map(([split, p]) => [split, figuresOf(p)])),
+          p50Ms: percentile(latencies, 0.5),
+          p95Ms: percentile(latencies, 0.95),
+          measuredAt,
+        });
       }
       reports.push({
-        name,
-        dev: figuresOf(positions.dev),
-        held: figuresOf(positions.held),
-        p50Ms: percentile(latencies, 0.5),
-        p95Ms: percentile(latencies, 0.95),
-        measuredAt,
+        set,
+        documents: documents.length,
+        crawlSeconds: crawled.crawlSeconds[set.collection] ?? 0,
+        rankers: rankerReports,
+        notCrawled: [...new Set(questions.flatMap((q) => q.relevant))].filter((id) => !crawledIds.has(id)),
+        devMisses: devMisses.sort((a, b) => a.id.localeCompare(b.id)),
       });
     }
-    devMisses = devMisses.sort((a, b) => a.id.localeCompare(b.id));
-    return {
-      documents: crawled.documents.length,
-      crawlSeconds: crawled.crawlSeconds,
-      rankers: reports,
-      notCrawled,
-      devMisses,
-    };
+    return { sets: reports };
   } finally {
     await crawled.stop();
   }
 }
 
-/** Prints the report as a table, baselines beside ours, dev and held apart. */
+/** Prints the report, one table per set: baselines beside ours, each split on its own line. */
 export function printManualsQuality(report: ManualsQualityReport): void {
+  for (const setReport of report.sets) printQuestionSet(setReport);
+}
+
+function printQuestionSet(report: QuestionSetReport): void {
+  const { set } = report;
   const [ours, fts5] = report.rankers;
-  const dev = report.rankers[0]?.dev.questions ?? 0;
-  const held = report.rankers[0]?.held.questions ?? 0;
-  console.log(
-    `\nsearch quality on Debian's Python 3.11 and Git HTML manuals: ${report.documents} pages deep-crawled through the API` +
-      `${report.crawlSeconds > 0 ? ` in ${report.crawlSeconds.toFixed(0)} s` : ' (kept crawl)'}, ${dev + held} judged questions (${dev} dev, ${held} held)`,
+  const counts = set.splits.map(
+    (split) => `${ours?.figures[split]?.questions ?? 0} ${splitLabel(set, split)}`,
   );
+  const total = set.splits.reduce((sum, split) => sum + (ours?.figures[split]?.questions ?? 0), 0);
   console.log(
-    `  ${'ranker'.padEnd(30)} ${'split'.padEnd(5)} ${'hit@1'.padStart(6)} ${'hit@3'.padStart(6)} ${'MRR@10'.padStart(7)}   latency p50 / p95 ms`,
+    `\nsearch quality on ${set.title}: ${report.documents} pages deep-crawled through the API into collection ${set.collection}` +
+      `${report.crawlSeconds > 0 ? ` in ${report.crawlSeconds.toFixed(0)} s` : ' (kept crawl)'}, ${total} judged questions (${counts.join(', ')})`,
   );
-  const line = (name: string, split: string, f: QualityFigures, latency: string) =>
-    `  ${name.padEnd(30)} ${split.padEnd(5)} ${f.hitAt1.toFixed(2).padStart(6)} ${f.hitAt3.toFixed(2).padStart(6)} ${f.mrrAt10.toFixed(3).padStart(7)}   ${latency}`;
+  const width = Math.max(5, ...set.splits.map((split) => splitLabel(set, split).length));
+  console.log(
+    `  ${'ranker'.padEnd(30)} ${'split'.padEnd(width)} ${'hit@1'.padStart(6)} ${'hit@3'.padStart(6)} ${'MRR@10'.padStart(7)}   latency p50 / p95 ms`,
+  );
+  const line = (name: string, label: string, f: QualityFigures, latency: string) =>
+    `  ${name.padEnd(30)} ${label.padEnd(width)} ${f.hitAt1.toFixed(2).padStart(6)} ${f.hitAt3.toFixed(2).padStart(6)} ${f.mrrAt10.toFixed(3).padStart(7)}   ${latency}`;
   for (const r of report.rankers) {
-    console.log(
-      line(r.name, 'dev', r.dev, `${r.p50Ms.toFixed(1)} / ${r.p95Ms.toFixed(1)} (${r.measuredAt})`),
-    );
-    console.log(line('', 'held', r.held, ''));
+    set.splits.forEach((split, i) => {
+      const f = r.figures[split];
+      if (f === undefined) return;
+      const latency = `${r.p50Ms.toFixed(1)} / ${r.p95Ms.toFixed(1)} (${r.measuredAt})`;
+      console.log(line(i === 0 ? r.name : '', splitLabel(set, split), f, i === 0 ? latency : ''));
+    });
   }
   if (ours && fts5) {
-    const gain = (split: 'dev' | 'held') => ours[split].mrrAt10 - fts5[split].mrrAt10;
+    const gains = set.splits.map((split) => {
+      const gain = (ours.figures[split]?.mrrAt10 ?? 0) - (fts5.figures[split]?.mrrAt10 ?? 0);
+      return `${splitLabel(set, split)} ${gain >= 0 ? '+' : ''}${gain.toFixed(3)}`;
+    });
     console.log(
-      `  MRR@10 above plain FTS5: dev ${gain('dev') >= 0 ? '+' : ''}${gain('dev').toFixed(3)}, held ${gain('held') >= 0 ? '+' : ''}${gain('held').toFixed(3)}` +
-        ` (floors on held: MRR@10 ≥ 0.70, hit@3 ≥ 0.85, +0.10 over FTS5)`,
+      `  MRR@10 above plain FTS5: ${gains.join(', ')} (floors on held: MRR@10 ≥ 0.70, hit@3 ≥ 0.85, +0.10 over FTS5)`,
     );
   }
   if (report.notCrawled.length > 0)

@@ -1,0 +1,115 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  loadQuestions,
+  PYTHON_GIT_QUESTIONS,
+  QUESTION_SETS,
+  type QuestionSet,
+  questionProblems,
+  SQLITE_QUESTIONS,
+  splitLabel,
+} from './question-sets.js';
+
+describe('the judged question files', () => {
+  it.each(QUESTION_SETS.map((set) => [set.collection, set] as const))(
+    '%s: every question is well formed and every judged page is a file of its manuals',
+    (_, set) => {
+      const questions = loadQuestions(set);
+      expect(questions.length).toBeGreaterThanOrEqual(40);
+      expect(new Set(questions.map((q) => q.split))).toEqual(new Set(set.splits));
+    },
+  );
+
+  it('the SQLite set is held only, so the dev tools (dev questions only) get nothing of it', () => {
+    expect(SQLITE_QUESTIONS.splits).toEqual(['held']);
+    expect(loadQuestions(SQLITE_QUESTIONS).filter((q) => q.split === 'dev')).toEqual([]);
+    expect(loadQuestions().length).toBe(loadQuestions(PYTHON_GIT_QUESTIONS).length);
+  });
+
+  it('every set crawls into a collection of its own', () => {
+    expect(new Set(QUESTION_SETS.map((set) => set.collection)).size).toBe(QUESTION_SETS.length);
+  });
+});
+
+describe('questionProblems', () => {
+  const root = mkdtempSync(join(tmpdir(), 'question-sets-test-'));
+  mkdirSync(join(root, 'sub'));
+  writeFileSync(join(root, 'a.html'), '<h1>a</h1>');
+  writeFileSync(join(root, 'sub', 'b.html'), '<h1>b</h1>');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const set: QuestionSet = {
+    title: 'a test manual',
+    manuals: [{ name: 'm', debianPackage: 'none', root, start: 'a.html' }],
+    collection: 'test',
+    questionsFile: join(root, 'questions.json'),
+    splits: ['held'],
+    tag: 'm',
+  };
+  const question = (overrides: Record<string, unknown>) => ({
+    id: 'q1',
+    question: 'where is a',
+    relevant: ['m/a.html'],
+    split: 'held',
+    ...overrides,
+  });
+
+  it('finds nothing wrong with judged pages that are files of the manual', () => {
+    expect(questionProblems([question({}), question({ id: 'q2', relevant: ['m/sub/b.html'] })], set)).toEqual(
+      [],
+    );
+  });
+
+  it('names a judged page that is not a file of the manual, or of no manual of the set', () => {
+    const problems = questionProblems(
+      [
+        question({ relevant: ['m/a.html', 'm/missing.html'] }),
+        question({ id: 'q2', relevant: ['python/a.html'] }),
+        question({ id: 'q3', relevant: ['m/sub'] }),
+        question({ id: 'q4', relevant: ['m/../a.html'] }),
+        question({ id: 'q5', relevant: ['a.html'] }),
+      ],
+      set,
+    );
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toMatch(/^q1: m\/missing\.html is no file of the manual/);
+    expect(problems[1]).toMatch(/^q2: python\/a\.html names no manual of the set/);
+    expect(problems[2]).toMatch(/^q3: m\/sub is no file/);
+    expect(problems[3]).toMatch(/^q4: .* is not a page path/);
+    expect(problems[4]).toMatch(/^q5: a\.html names no manual/);
+  });
+
+  it('names repeated ids, splits the set does not have, and malformed entries', () => {
+    const problems = questionProblems(
+      [
+        question({}),
+        question({ split: 'held' }),
+        question({ id: 'q3', split: 'dev' }),
+        question({ id: 'q4', question: ' ', relevant: [] }),
+        { question: 'no id', relevant: ['m/a.html'], split: 'held' },
+      ],
+      set,
+    );
+    expect(problems).toEqual([
+      'q1: the id is used twice',
+      'q3: split "dev" is not one of held',
+      'q4: no question text',
+      'q4: relevant is not a non-empty list of page ids',
+      'question 5: no id',
+    ]);
+    expect(questionProblems({ questions: [] }, set)).toEqual(['the file is not a JSON array of questions']);
+  });
+
+  it('loadQuestions refuses a file with problems, listing them', () => {
+    writeFileSync(set.questionsFile, JSON.stringify([question({ relevant: ['m/typo.html'] })]));
+    expect(() => loadQuestions(set)).toThrow(/1 problem\(s\):\n {2}q1: m\/typo\.html is no file/);
+    writeFileSync(set.questionsFile, JSON.stringify([question({})]));
+    expect(loadQuestions(set)).toEqual([question({})]);
+  });
+
+  it('labels the first set plainly and the others with their tag', () => {
+    expect(splitLabel(PYTHON_GIT_QUESTIONS, 'held')).toBe('held');
+    expect(splitLabel(SQLITE_QUESTIONS, 'held')).toBe('held-sqlite');
+  });
+});

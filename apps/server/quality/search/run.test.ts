@@ -1,0 +1,161 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { CrawledDocument } from './crawled-manuals.js';
+import { withKeptCrawl } from './kept-crawl.js';
+import { PYTHON_GIT_QUESTIONS, type QuestionSet } from './question-sets.js';
+import { printManualsQuality, runManualsQuality } from './run.js';
+
+/** A small manual of linked pages in a temporary directory (served from 127.0.0.1 by the harness). */
+function writeManual(root: string, pages: Record<string, { title: string; text: string }>, orphan: string[]) {
+  mkdirSync(root, { recursive: true });
+  const linked = Object.keys(pages).filter((file) => !orphan.includes(file));
+  const html = (title: string, body: string) =>
+    `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+  writeFileSync(
+    join(root, 'index.html'),
+    html(
+      'Contents',
+      `<ul>${linked.map((file) => `<li><a href="${file}">${pages[file]?.title}</a></li>`).join('')}</ul>`,
+    ),
+  );
+  for (const [file, { title, text }] of Object.entries(pages)) {
+    writeFileSync(join(root, file), html(title, `<p>${text}</p><p><a href="index.html">Contents</a></p>`));
+  }
+}
+
+describe('runManualsQuality over several question sets', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'search-quality-run-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeManual(
+    join(dir, 'drinks'),
+    {
+      'tea.html': {
+        title: 'Green tea',
+        text: 'Brew green tea leaves in water below boiling for two minutes.',
+      },
+      'coffee.html': {
+        title: 'Coffee',
+        text: 'Grind the roasted beans and pour hot water over them slowly.',
+      },
+      'orphan.html': { title: 'Cocoa', text: 'Nothing links to this page, so no crawl reaches it.' },
+    },
+    ['orphan.html'],
+  );
+  writeManual(
+    join(dir, 'bikes'),
+    {
+      'chain.html': { title: 'Chain care', text: 'Oil the bicycle chain after riding in the rain.' },
+      'tyres.html': { title: 'Tyres', text: 'Pump the tyres to the pressure printed on their side.' },
+      'brakes.html': { title: 'Brakes', text: 'Replace worn brake pads before the metal shows.' },
+      'saddle.html': { title: 'Saddle', text: 'Raise the saddle until the leg is almost straight.' },
+    },
+    [],
+  );
+  const drinks: QuestionSet = {
+    title: 'a drinks manual',
+    manuals: [{ name: 'drinks', debianPackage: 'none', root: join(dir, 'drinks'), start: 'index.html' }],
+    // The collection of a kept crawl's pages written before there were sets (they carry none).
+    collection: PYTHON_GIT_QUESTIONS.collection,
+    questionsFile: join(dir, 'drinks.json'),
+    splits: ['dev', 'held'],
+    tag: null,
+  };
+  const bikes: QuestionSet = {
+    title: 'a bicycle manual',
+    manuals: [{ name: 'bikes', debianPackage: 'none', root: join(dir, 'bikes'), start: 'index.html' }],
+    collection: 'bikes',
+    questionsFile: join(dir, 'bikes.json'),
+    splits: ['held'],
+    tag: 'bikes',
+  };
+  writeFileSync(
+    drinks.questionsFile,
+    JSON.stringify([
+      { id: 'd1', question: 'how long to brew green tea', relevant: ['drinks/tea.html'], split: 'dev' },
+      { id: 'd2', question: 'hot cocoa', relevant: ['drinks/orphan.html'], split: 'held' },
+    ]),
+  );
+  writeFileSync(
+    bikes.questionsFile,
+    JSON.stringify([
+      { id: 'b1', question: 'oil my bicycle chain', relevant: ['bikes/chain.html'], split: 'held' },
+      {
+        id: 'b2',
+        question: 'worn brake pads',
+        relevant: ['bikes/brakes.html', 'bikes/tyres.html'],
+        split: 'held',
+      },
+    ]),
+  );
+  const dataDir = join(dir, 'kept');
+  const documentsFile = join(dataDir, 'harness-documents.json');
+  const readDocuments = () => JSON.parse(readFileSync(documentsFile, 'utf8')) as Partial<CrawledDocument>[];
+
+  it('adds a set to a kept crawl of the format before sets, in its own collection, measured apart', async () => {
+    // A kept crawl as run.ts wrote it before there were several sets: one collection, pages without one.
+    const before = await runManualsQuality({ dataDir }, [drinks]);
+    expect(before.sets[0]?.crawlSeconds).toBeGreaterThan(0);
+    writeFileSync(documentsFile, JSON.stringify(readDocuments().map(({ collection: _, ...doc }) => doc)));
+
+    const report = await runManualsQuality({ dataDir }, [drinks, bikes]);
+    const [drinksReport, bikesReport] = report.sets;
+    // The kept set is reused, not crawled again, and measures the same; the new one is crawled now.
+    expect(drinksReport?.crawlSeconds).toBe(0);
+    expect(bikesReport?.crawlSeconds).toBeGreaterThan(0);
+    expect(drinksReport?.rankers).toEqual(
+      before.sets[0]?.rankers.map((r) => ({ ...r, p50Ms: expect.any(Number), p95Ms: expect.any(Number) })),
+    );
+    // Each set's rankers see its own pages only: 3 reachable drinks pages, 5 bicycle ones.
+    expect(drinksReport?.documents).toBe(3);
+    expect(bikesReport?.documents).toBe(5);
+    expect(drinksReport?.notCrawled).toEqual(['drinks/orphan.html']);
+    expect(bikesReport?.notCrawled).toEqual([]);
+    for (const ranker of drinksReport?.rankers ?? []) {
+      expect(Object.keys(ranker.figures).sort()).toEqual(['dev', 'held']);
+      expect(ranker.figures.held).toMatchObject({ questions: 1, hitAt3: 0, mrrAt10: 0 });
+      expect(ranker.figures.dev).toMatchObject({ questions: 1, hitAt1: 1 });
+    }
+    for (const ranker of bikesReport?.rankers ?? []) {
+      expect(Object.keys(ranker.figures)).toEqual(['held']);
+      expect(ranker.figures.held).toMatchObject({ questions: 2, hitAt1: 1, mrrAt10: 1 });
+    }
+    expect(bikesReport?.devMisses).toEqual([]);
+    // The kept file now names every page's collection.
+    const kept = readDocuments();
+    expect(kept.filter((doc) => doc.collection === 'bikes')).toHaveLength(5);
+    expect(kept.filter((doc) => doc.collection === drinks.collection)).toHaveLength(3);
+
+    const printed = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      printManualsQuality(report);
+      const lines = printed.mock.calls.map((call) => String(call[0]));
+      // A figures line: the split, then hit@1.
+      const figureLines = (split: string) =>
+        lines.filter((line) => new RegExp(` ${split} +\\d\\.\\d\\d `).test(line));
+      expect(figureLines('held-bikes')).toHaveLength(3);
+      expect(figureLines('dev-bikes')).toHaveLength(0);
+      expect(figureLines('dev')).toHaveLength(3);
+      expect(figureLines('held')).toHaveLength(3);
+      expect(lines).toContainEqual(expect.stringMatching(/MRR@10 above plain FTS5: held-bikes [+-]\d/));
+      expect(
+        lines.some((line) => line.includes('judged pages the crawl did not reach: drinks/orphan.html')),
+      ).toBe(true);
+    } finally {
+      printed.mockRestore();
+    }
+  }, 240_000);
+
+  it('the dev tools open the dev questions’ collection of a kept crawl, not its largest', () => {
+    const opened = withKeptCrawl(dataDir, ({ db, collection }) => ({
+      collection,
+      pages: (
+        db.prepare('SELECT count(*) AS n FROM search_documents WHERE collection = ?').get(collection) as {
+          n: number;
+        }
+      ).n,
+    }));
+    expect(opened).toEqual({ collection: PYTHON_GIT_QUESTIONS.collection, pages: 3 });
+  });
+});
