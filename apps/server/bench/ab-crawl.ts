@@ -39,7 +39,7 @@ async function main(): Promise<void> {
         rate[name]!.push(pages / figures.seconds);
         console.log(
           `round ${round + 1} ${name}: ${pages} pages, ${(figures.cpuMs / pages).toFixed(2)} ms CPU/page, ` +
-            `${(pages / figures.seconds).toFixed(1)} pages/s, RSS peak ${figures.rssPeakMb} MB`,
+            `${(pages / figures.seconds).toFixed(1)} pages/s, RSS idle ${figures.rssIdleMb} MB, peak ${figures.rssPeakMb} MB`,
         );
       }
     }

@@ -175,6 +175,10 @@ export class WebDataServer {
         const requeued = await this.store.requeueInterrupted({ all: true });
         if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
       }
+      // The converter threads start and load their code before the first run arrives (a few hundred ms
+      // of CPU, tens of MB), so the first crawl's first page does not wait for them: its links are read
+      // from its conversion, and the rest of the crawl waits for those.
+      await this.converter.start();
       this.pool.start();
     }
     if (!this.config.serveApi) return null;

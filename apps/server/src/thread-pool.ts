@@ -12,16 +12,23 @@ interface Pending<O> {
 interface Thread<O> {
   worker: Worker;
   pending: Map<number, Pending<O>>;
+  /** Settles once the thread has loaded its script (or died trying). */
+  loaded: Promise<void>;
+  /** True once the thread said its script is loaded. */
+  ready: boolean;
 }
 
 /** What a pool thread answers to one job. */
 type JobAnswer<O> = { id: number; output: O } | { id: number; error: string };
 
+/** What a pool thread posts once its script, and every module it imports, is loaded. */
+const LOADED = 'loaded';
+
 /**
  * Runs one synchronous, CPU-heavy function (`job`) on `threads` worker
  * threads running the script `name` (which calls {@link serveJobs} with the
- * same function), started on first use and replaced if one dies, least busy
- * first. With 0 threads, after `close`, or for a job whose thread died (a
+ * same function), started by {@link ThreadPool.start} or on first use and
+ * replaced if one dies, least busy first. With 0 threads, after `close`, or for a job whose thread died (a
  * heap limit hit), the job runs inline: the function is the same in both
  * places, so the answer is too.
  */
@@ -54,6 +61,23 @@ export class ThreadPool<I, O> {
     }
   }
 
+  /**
+   * Starts every thread now and resolves once each has loaded its script and
+   * the modules it imports (or died trying: a job then starts a new one, as
+   * on first use). Starting a thread and loading its code costs a few hundred
+   * ms; started here, that is not paid by the first job waiting for it.
+   */
+  async start(): Promise<void> {
+    if (this.threads === 0 || this.closed) return;
+    while (this.pool.length < this.threads) this.pool.push(this.spawn());
+    await Promise.all(this.pool.map((thread) => thread.loaded));
+  }
+
+  /** Threads running whose script is loaded. */
+  get loadedThreads(): number {
+    return this.pool.filter((thread) => thread.ready).length;
+  }
+
   private leastBusy(): Thread<O> {
     while (this.pool.length < this.threads) this.pool.push(this.spawn());
     return this.pool.reduce((best, thread) => (thread.pending.size < best.pending.size ? thread : best));
@@ -61,15 +85,24 @@ export class ThreadPool<I, O> {
 
   private spawn(): Thread<O> {
     const worker = startWorkerThread(this.name, this.callerUrl, this.limits);
-    const thread: Thread<O> = { worker, pending: new Map() };
+    let settleLoaded!: () => void;
+    const loaded = new Promise<void>((resolve) => {
+      settleLoaded = resolve;
+    });
+    const thread: Thread<O> = { worker, pending: new Map(), loaded, ready: false };
     worker.unref();
-    worker.on('message', (answer: JobAnswer<O>) => {
+    worker.on('message', (answer: JobAnswer<O> | typeof LOADED) => {
+      if (answer === LOADED) {
+        thread.ready = true;
+        return settleLoaded();
+      }
       const pending = thread.pending.get(answer.id);
       thread.pending.delete(answer.id);
       if ('output' in answer) pending?.resolve(answer.output);
       else pending?.reject(new Error(`${this.name} failed: ${answer.error}`));
     });
     const fail = (error: Error) => {
+      settleLoaded();
       for (const pending of thread.pending.values()) pending.reject(error);
       thread.pending.clear();
       const index = this.pool.indexOf(thread);
@@ -98,4 +131,6 @@ export function serveJobs<I, O>(job: (input: I) => O): void {
     }
     parentPort!.postMessage(answer);
   });
+  // Modules are evaluated before the script's body: by now every import is loaded.
+  parentPort!.postMessage(LOADED);
 }

@@ -43,6 +43,19 @@ describe('ConverterPool', () => {
     expect(mainThread.conversions).toBe(pages.length); // the inline pool's, for the comparison
   });
 
+  it('start() has every thread running with the converter loaded before the first page', async () => {
+    pool = new ConverterPool(2);
+    expect(pool.loadedThreads).toBe(0);
+    await pool.start();
+    expect(pool.loadedThreads).toBe(2);
+    mainThread.conversions = 0;
+    expect((await pool.convert({ kind: 'html', body: html(3), finalUrl: 'https://s.example/' })).title).toBe(
+      'Page 3',
+    );
+    expect(mainThread.conversions).toBe(0);
+    expect(pool.loadedThreads).toBe(2); // the page went to a started thread; none was added
+  });
+
   it('converts text and JSON pages too, and keeps working after close (inline)', async () => {
     pool = new ConverterPool(1);
     mainThread.conversions = 0;

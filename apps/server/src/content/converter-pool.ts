@@ -10,8 +10,8 @@ import type { ConvertedPage } from './types.js';
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 
 /**
- * Converts pages on `threads` worker threads (started on first use, replaced
- * if one dies), least busy first; with 0 threads it converts inline. Page
+ * Converts pages on `threads` worker threads (started by `start`, or on first
+ * use; replaced if one dies), least busy first; with 0 threads it converts inline. Page
  * conversion is the largest CPU cost of a crawl, and the main thread has the
  * fetching, the store and the API to serve.
  */
@@ -20,6 +20,16 @@ export class ConverterPool {
 
   constructor(threads: number) {
     this.threads = new ThreadPool('convert-worker', import.meta.url, threads, THREAD_LIMITS, convertFetched);
+  }
+
+  /** Starts the threads and loads the converter in them; resolves when they can take a page. */
+  start(): Promise<void> {
+    return this.threads.start();
+  }
+
+  /** Converter threads running with the converter loaded. */
+  get loadedThreads(): number {
+    return this.threads.loadedThreads;
   }
 
   convert(page: ConvertInput): Promise<ConvertedPage> {
