@@ -28,9 +28,10 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-async function replay(root: string, converted: Map<string, ConvertedPage>) {
+async function replay(root: string, converted: Map<string, ConvertedPage>, pragmas: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-store-replay-'));
   const store = new SqliteStore(join(dir, 'store.db'));
+  for (const pragma of pragmas) store.db.pragma(pragma);
   const ms = { claims: 0, process: 0, writes: 0 };
   let pages = 0;
   try {
@@ -106,11 +107,18 @@ async function main(): Promise<void> {
     const html = readFileSync(join(root, file), 'utf8');
     converted.set(`/${file}`, convertPage(html, `${ORIGIN}/${file}`, { html: false }));
   }
+  // BENCH_STORE_PRAGMAS ("a = 1; b = 2"): every other round runs with these pragmas set after the store
+  // opens, so the store's settings are compared in one process, alternately.
+  const variant = (process.env.BENCH_STORE_PRAGMAS ?? '')
+    .split(';')
+    .map((pragma) => pragma.trim())
+    .filter(Boolean);
   for (let round = 0; round < rounds; round += 1) {
-    const { pages, ms } = await replay(root, converted);
+    const pragmas = variant.length > 0 && round % 2 === 1 ? variant : [];
+    const { pages, ms } = await replay(root, converted, pragmas);
     const per = (v: number) => (v / pages).toFixed(3);
     console.log(
-      `round ${round + 1}: ${pages} items; CPU ms/page: claims ${per(ms.claims)}, processItem ${per(ms.process)}, ` +
+      `round ${round + 1}${pragmas.length ? ' (pragmas)' : ''}: ${pages} items; CPU ms/page: claims ${per(ms.claims)}, processItem ${per(ms.process)}, ` +
         `writes ${per(ms.writes)}, all ${per(ms.claims + ms.process + ms.writes)}`,
     );
   }
