@@ -10,7 +10,11 @@
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_PASSAGE_WEIGHTS } from '../../src/search/passage.js';
 import { DEFAULT_RERANK_WEIGHTS } from '../../src/search/rerank.js';
-import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/search/sqlite-search-index.js';
+import {
+  DEFAULT_FIELD_CANDIDATES,
+  SqliteSearchIndex,
+  type SqliteSearchIndexOptions,
+} from '../../src/search/sqlite-search-index.js';
 import { withKeptCrawl } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { figuresOf, firstRelevant } from './metrics.js';
@@ -79,6 +83,10 @@ export const ABLATIONS: readonly RankingVariant[] = [
   { name: 'no lead prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, lead: 0 } } },
   { name: 'no summary prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, summary: 0 } } },
   { name: 'no pair proximity', options: { passage: { ...DEFAULT_PASSAGE_WEIGHTS, proximity: 0 } } },
+  {
+    name: 'no small-field candidates',
+    options: { fieldCandidates: { ...DEFAULT_FIELD_CANDIDATES, depth: 0 } },
+  },
   { name: 'no URL path prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, url: 0 } } },
   { name: 'no headings prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, headings: 0 } } },
   {

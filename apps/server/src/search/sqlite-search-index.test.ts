@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors.js';
-import { SqliteSearchIndex } from './sqlite-search-index.js';
+import { longPage, pageLackingAWord, type SmallFieldCase } from './small-field-candidates.test-support.js';
+import { DEFAULT_FIELD_CANDIDATES, SqliteSearchIndex } from './sqlite-search-index.js';
 import type { IndexedDocument } from './types.js';
 
 const OWNER = 'owner_a';
@@ -83,6 +84,35 @@ describe('SqliteSearchIndex ranking', () => {
       'https://d.example/a',
       'https://d.example/b',
     ]);
+  });
+
+  describe('small-field candidates', () => {
+    const rankOf = (c: SmallFieldCase, options: ConstructorParameters<typeof SqliteSearchIndex>[1] = {}) => {
+      const index = new SqliteSearchIndex(new Database(':memory:'), options);
+      for (const d of c.documents) index.upsert(d);
+      const rank = urls(index.search(c.owner, params(c.query, { limit: 50 }))).indexOf(c.wanted) + 1;
+      return rank === 0 ? Number.POSITIVE_INFINITY : rank;
+    };
+    const off = { fieldCandidates: { ...DEFAULT_FIELD_CANDIDATES, depth: 0 } };
+
+    it('reaches a page whose summary says what is asked though its body lacks a word over a hundred pages hold', () => {
+      const c = pageLackingAWord(OWNER, 'docs');
+      expect(rankOf(c, off)).toBe(Number.POSITIVE_INFINITY);
+      expect(rankOf(c)).toBeLessThanOrEqual(3);
+    });
+
+    it('leaves out a joined page whose body holds an excluded word', () => {
+      const c = pageLackingAWord(OWNER, 'docs');
+      expect(rankOf({ ...c, query: `${c.query} -steamship` })).toBeLessThanOrEqual(3);
+      // "since" stands in the wanted page's synopsis, outside its small fields.
+      expect(rankOf({ ...c, query: `${c.query} -since` })).toBe(Number.POSITIVE_INFINITY);
+    });
+
+    it("scores a long page joined by its small fields by their score, not only its body's", () => {
+      const c = longPage(OWNER, 'docs');
+      expect(rankOf(c, { fieldCandidates: { ...DEFAULT_FIELD_CANDIDATES, scale: 0 } })).toBeGreaterThan(10);
+      expect(rankOf(c)).toBe(1);
+    });
   });
 
   it('finds stemmed forms: "crawling" finds "crawled"', () => {

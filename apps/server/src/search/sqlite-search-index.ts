@@ -16,7 +16,14 @@ import {
   positiveClauses,
   type QueryParseOptions,
 } from './query-parser.js';
-import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, type RerankWeights, rerank } from './rerank.js';
+import {
+  DEFAULT_RERANK_WEIGHTS,
+  OPENING_CHARACTERS,
+  type RankCandidate,
+  type RerankWeights,
+  rerank,
+  summaryOf,
+} from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
@@ -33,7 +40,42 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
   rerankDepth?: number;
   /** The best-passage step (see {@link rescoreByPassage}); `{ weight: 0, … }` turns it off. */
   passage?: PassageWeights;
+  /** Candidates found by the small fields (see {@link FieldCandidates}); `{ depth: 0, … }` turns them off. */
+  fieldCandidates?: FieldCandidates;
 }
+
+/**
+ * A second candidate query, over the small fields (title, headings and summary, the first
+ * sentence of the body's first paragraph of prose: what a page says it is about): its best
+ * `depth` pages join the body's best before re-ranking. A page whose body lacks one of the
+ * question's words (while over a hundred others hold them all), or is long, is still re-ranked
+ * when those fields name the thing asked ("who changed a line" → `git-blame`: "Annotates each line
+ * in the given file with information from the revision which last modified the line.").
+ */
+export interface FieldCandidates {
+  /** How many of the small fields' best pages join the candidates (0: none). */
+  depth: number;
+  /** `bm25()` weights of the small-field index: title, headings, summary. */
+  weights: SmallFieldWeights;
+  /**
+   * A joined page's lexical score is the larger of its body's bm25 (as the body's candidates
+   * are scored) and `scale` × its small fields' bm25: a long page is not held back by its length.
+   */
+  scale: number;
+}
+
+/** Column weights of `bm25()` over the small-field index. */
+export interface SmallFieldWeights {
+  title: number;
+  headings: number;
+  summary: number;
+}
+
+export const DEFAULT_FIELD_CANDIDATES: FieldCandidates = {
+  depth: 20,
+  weights: { title: 10, headings: 4, summary: 4 },
+  scale: 0.5,
+};
 
 export const DEFAULT_WEIGHTS: Bm25Weights = { title: 10, headings: 4, body: 1 };
 const DEFAULT_RERANK_DEPTH = 100;
@@ -59,6 +101,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly rerankDepth: number;
   private readonly parseOptions: QueryParseOptions;
   private readonly passage: PassageWeights;
+  private readonly fieldCandidates: FieldCandidates;
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
@@ -69,6 +112,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.rerankWeights = options.rerank ?? DEFAULT_RERANK_WEIGHTS;
     this.rerankDepth = options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
     this.passage = options.passage ?? DEFAULT_PASSAGE_WEIGHTS;
+    this.fieldCandidates = options.fieldCandidates ?? DEFAULT_FIELD_CANDIDATES;
     this.parseOptions = {
       prefixLastWord: options.prefixLastWord,
       dropStopWords: options.dropStopWords,
@@ -88,6 +132,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         title: doc.title === null ? null : stripMarkerCharacters(doc.title),
         headings: stripMarkerCharacters(doc.headings.join('\n')),
         body: stripMarkerCharacters(doc.body),
+        summary: stripMarkerCharacters(summaryOf(doc.body.slice(0, OPENING_CHARACTERS))),
         indexedAt: this.now().toISOString(),
       },
       doc.runId,
@@ -143,11 +188,17 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const allHeld = allWords === null || rows.length >= depth;
     if (!allHeld) rows = find(match);
     const head = rows.slice(0, this.rerankDepth);
+    const tail = rows.slice(this.rerankDepth);
+    const joined = this.joinedByFields(owner, params.collection, scope, match, head);
+    if (joined.size > 0) {
+      for (let i = tail.length - 1; i >= 0; i -= 1) if (joined.has(tail[i]!.seq)) tail.splice(i, 1);
+      for (const [seq, score] of joined) head.push({ seq, score });
+    }
     const seqs = head.map((row) => row.seq);
     // Which clauses each page holds is only looked up when the coverage prior counts.
-    const lookUp = !allHeld && this.rerankWeights.coverage > 0;
+    const lookUp = (!allHeld || joined.size > 0) && this.rerankWeights.coverage > 0;
     const held = clauses.map((c) => (lookUp ? this.store.matchingOf(c.expression, seqs) : null));
-    const documents = new Map(rows.map((row) => [row.seq, this.store.document(row.seq)]));
+    const documents = new Map([...head, ...tail].map((row) => [row.seq, this.store.document(row.seq)]));
     const candidates: RankCandidate[] = [];
     for (const row of head) {
       const doc = documents.get(row.seq);
@@ -173,7 +224,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
-    for (const row of rows.slice(this.rerankDepth)) {
+    for (const row of tail) {
       floor = Math.min(floor, row.score);
       ranked.push({ seq: row.seq, score: floor });
     }
@@ -227,6 +278,47 @@ export class SqliteSearchIndex implements SearchIndexLike {
     }
     const next_cursor = page.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null;
     return { data, next_cursor };
+  }
+
+  /**
+   * The small fields' best pages for `match` that are not among `head`, with their lexical
+   * scores (see {@link FieldCandidates}), in the small fields' order.
+   */
+  private joinedByFields(
+    owner: string,
+    collection: string,
+    scope: CursorScope,
+    match: string,
+    head: readonly { seq: number }[],
+  ): Map<number, number> {
+    const joined = new Map<number, number>();
+    const { depth, weights, scale } = this.fieldCandidates;
+    if (depth <= 0) return joined;
+    const inHead = new Set(head.map((row) => row.seq));
+    const rows = this.store
+      .findMatches({
+        owner,
+        collection,
+        match,
+        urlPrefix: scope.urlPrefix,
+        site: scope.site,
+        weights: { title: weights.title, headings: weights.headings, body: weights.summary },
+        limit: depth,
+        index: 'fields',
+      })
+      .filter((row) => !inHead.has(row.seq));
+    if (rows.length === 0) return joined;
+    const body = this.store.scoresOf(
+      match,
+      rows.map((row) => row.seq),
+      this.weights,
+    );
+    for (const row of rows) {
+      // Not matched by the body: it holds a `-not` clause outside its small fields.
+      const bodyScore = body.get(row.seq);
+      if (bodyScore !== undefined) joined.set(row.seq, Math.max(bodyScore, scale * row.score));
+    }
+    return joined;
   }
 
   /** The owner's collections, by name, with document counts and the last indexing time. */

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { transaction } from './connection.js';
 
+/**
+ * One migration: SQL, or a function for one that needs code (data computed by the application),
+ * run with the migration's transaction's client.
+ */
+export type PostgresMigration = string | ((client: pg.PoolClient) => Promise<void>);
+
 /** Any number that no other advisory lock of ours uses: held while migrations run. */
 const MIGRATION_LOCK = 7_310_015;
 
@@ -11,7 +17,10 @@ const MIGRATION_LOCK = 7_310_015;
  * turns on an advisory lock, so each migration runs exactly once. Returns
  * the numbers applied by this call.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly string[]): Promise<number[]> {
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: readonly PostgresMigration[],
+): Promise<number[]> {
   const applied: number[] = [];
   for (let version = 1; version <= migrations.length; version++) {
     const ran = await transaction(pool, async (client) => {
@@ -22,7 +31,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly string
       );
       const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version]);
       if (done.rowCount) return false;
-      await client.query(migrations[version - 1]!);
+      const migration = migrations[version - 1]!;
+      if (typeof migration === 'string') await client.query(migration);
+      else await migration(client);
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
       return true;
     });

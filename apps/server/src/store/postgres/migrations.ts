@@ -1,3 +1,8 @@
+import type pg from 'pg';
+import { OPENING_CHARACTERS, summaryOf } from '../../search/rerank.js';
+import type { PostgresMigration } from './migrate.js';
+import { smallFieldsTsvectorSql } from './search-small-fields.js';
+
 /**
  * The PostgreSQL schema, as numbered migrations (applied by
  * `migratePostgres`, each once, in order). Never edit a migration that has
@@ -6,7 +11,7 @@
  * Result contents and screenshots are not here: they are blobs (see
  * `../blobs/`), written before the transaction that records the result.
  */
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   `
   CREATE TABLE api_keys (
     id text PRIMARY KEY,
@@ -209,4 +214,40 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (document_id, n)
   );
   `,
+  addSearchSmallFields,
 ];
+
+/**
+ * Collection search's small fields: each document's summary (`summaryOf` its body's opening,
+ * computed here for the documents indexed before it) and a tsvector over title (A), headings (B)
+ * and summary (C) with its length and a GIN index, searched on its own for candidates
+ * (`PostgresSearchIndex`). Documents are read and written in batches by `seq`.
+ */
+async function addSearchSmallFields(client: pg.PoolClient): Promise<void> {
+  await client.query(`
+    ALTER TABLE search_documents
+      ADD COLUMN summary text NOT NULL DEFAULT '',
+      ADD COLUMN fields_tsv tsvector NOT NULL DEFAULT ''::tsvector,
+      ADD COLUMN fields_length integer NOT NULL DEFAULT 0`);
+  for (let after = 0; ; ) {
+    const { rows } = await client.query<{ seq: string; opening: string }>(
+      `SELECT seq, left(body, ${OPENING_CHARACTERS}) AS opening FROM search_documents
+       WHERE seq > $1 ORDER BY seq LIMIT 500`,
+      [after],
+    );
+    if (rows.length === 0) break;
+    await client.query(
+      `UPDATE search_documents d SET summary = u.summary
+       FROM unnest($1::bigint[], $2::text[]) AS u(seq, summary) WHERE d.seq = u.seq`,
+      [rows.map((row) => row.seq), rows.map((row) => summaryOf(row.opening))],
+    );
+    after = Number(rows.at(-1)!.seq);
+  }
+  await client.query(`
+    UPDATE search_documents SET fields_tsv = ${smallFieldsTsvectorSql('title', 'headings', 'summary')};
+    UPDATE search_documents SET fields_length = length(fields_tsv);
+    CREATE INDEX search_documents_fields_tsv ON search_documents USING gin (fields_tsv);
+    DROP INDEX search_documents_collection;
+    CREATE INDEX search_documents_collection ON search_documents (owner, collection) INCLUDE (length, fields_length);
+  `);
+}

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteSearchIndex } from '../../search/sqlite-search-index.js';
+import { summaryOf } from '../../search/rerank.js';
+import {
+  longPage,
+  pageLackingAWord,
+  type SmallFieldCase,
+} from '../../search/small-field-candidates.test-support.js';
+import { DEFAULT_FIELD_CANDIDATES, SqliteSearchIndex } from '../../search/sqlite-search-index.js';
 import { createPostgresPool } from './connection.js';
 import { migratePostgres } from './migrate.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
@@ -149,6 +155,71 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
     expect(answer.data.map((hit) => hit.url)).toEqual(['https://d.example/a', 'https://d.example/b']);
     // Not a tie broken by chance: the bodies score about alike, the summary's words lift the first.
     expect(answer.data[0]!.score).toBeGreaterThan(answer.data[1]!.score * 1.1);
+  });
+
+  describe('small-field candidates, as on SQLite', () => {
+    /** The wanted page's rank in the first 50 hits (Infinity when absent). */
+    const rankOf = async (index: PostgresSearchIndex, c: SmallFieldCase, collection: string) => {
+      const answer = await index.search(c.owner, { query: c.query, collection, limit: 50 });
+      const rank = answer.data.findIndex((hit) => hit.url === c.wanted) + 1;
+      return rank === 0 ? Number.POSITIVE_INFINITY : rank;
+    };
+    const indexed = async (c: SmallFieldCase) => {
+      for (const d of c.documents) await postgres.upsert(d);
+      return c;
+    };
+
+    it('reaches a page whose summary says what is asked though its body lacks a word over a hundred pages hold', async () => {
+      const c = await indexed(pageLackingAWord('own_a', 'lacking'));
+      const off = new PostgresSearchIndex(pool, { ...DEFAULT_FIELD_CANDIDATES, depth: 0 });
+      expect(await rankOf(off, c, 'lacking')).toBe(Number.POSITIVE_INFINITY);
+      expect(await rankOf(postgres, c, 'lacking')).toBeLessThanOrEqual(3);
+      // "since" stands in the wanted page's synopsis, outside its small fields: excluded, it is left out.
+      expect(await rankOf(postgres, { ...c, query: `${c.query} -since` }, 'lacking')).toBe(
+        Number.POSITIVE_INFINITY,
+      );
+    });
+
+    it("scores a long page joined by its small fields by their score, not only its body's", async () => {
+      const c = await indexed(longPage('own_a', 'long'));
+      const bodyOnly = new PostgresSearchIndex(pool, { ...DEFAULT_FIELD_CANDIDATES, scale: 0 });
+      expect(await rankOf(bodyOnly, c, 'long')).toBeGreaterThan(10);
+      expect(await rankOf(postgres, c, 'long')).toBe(1);
+    });
+
+    it('gives a database from before the small fields every summary and their index', async () => {
+      const old = createPostgresPool(await cluster.createDatabase());
+      try {
+        await migratePostgres(old, POSTGRES_MIGRATIONS.slice(0, -1));
+        const c = pageLackingAWord('own_a', 'docs');
+        // As the indexer before the small fields wrote them: document, tsvector, length, frequencies.
+        for (const [i, d] of c.documents.entries()) {
+          await old.query(
+            `INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at, tsv, length)
+             SELECT $1, $2, $3, $4, 'd.example', $5, '', $6, now(), v.tsv, length(v.tsv)
+             FROM (SELECT setweight(to_tsvector('english', $5), 'A') || setweight(to_tsvector('english', $6), 'D') AS tsv) v`,
+            [`doc_${i}`, d.owner, d.collection, d.url, d.title, d.body],
+          );
+        }
+        await old.query(`
+          INSERT INTO search_term_counts (owner, collection, term, documents)
+          SELECT owner, collection, t.term, count(*) FROM search_documents, unnest(tsvector_to_array(tsv)) AS t(term)
+          GROUP BY owner, collection, t.term`);
+
+        expect(await migratePostgres(old, POSTGRES_MIGRATIONS)).toEqual([POSTGRES_MIGRATIONS.length]);
+
+        const wanted = c.documents.find((d) => d.url === c.wanted)!;
+        const { rows } = await old.query<{ summary: string; fields_length: number }>(
+          'SELECT summary, fields_length FROM search_documents WHERE url = $1',
+          [c.wanted],
+        );
+        expect(rows[0]!.summary).toBe(summaryOf(wanted.body));
+        expect(rows[0]!.fields_length).toBeGreaterThan(0);
+        expect(await rankOf(new PostgresSearchIndex(old), c, 'docs')).toBeLessThanOrEqual(3);
+      } finally {
+        await old.end();
+      }
+    });
   });
 
   it('keeps document frequencies in step when documents are replaced and runs removed', async () => {

@@ -15,13 +15,20 @@ import {
   positiveClauses,
   type QueryClause,
 } from '../../search/query-parser.js';
-import { OPENING_CHARACTERS, type RankCandidate, rerank } from '../../search/rerank.js';
+import { OPENING_CHARACTERS, type RankCandidate, rerank, summaryOf } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
-import { chunkSnippet, isPlainQuestion, siteOf } from '../../search/sqlite-search-index.js';
+import {
+  chunkSnippet,
+  DEFAULT_FIELD_CANDIDATES,
+  type FieldCandidates,
+  isPlainQuestion,
+  siteOf,
+} from '../../search/sqlite-search-index.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
+import { SEARCH_CONFIG, smallFieldsTsvectorSql } from './search-small-fields.js';
 
 /** Field weights, as the SQLite index's `bm25()` column weights: title, headings, body. */
 const FIELD_WEIGHTS = { A: 10, B: 4, D: 1 } as const;
@@ -33,7 +40,7 @@ const RERANK_DEPTH = 100;
 /** How many documents a process indexes between two foldings of a collection's frequency rows. */
 const COMPACT_EVERY = 500;
 /** Text search configuration: Snowball English stemming, as the SQLite index's Porter stemmer. */
-const CONFIG = 'english';
+const CONFIG = SEARCH_CONFIG;
 
 /**
  * Collection search on PostgreSQL, ranked by the SQLite index's rules: the
@@ -44,7 +51,11 @@ const CONFIG = 'english';
  * taken away), and the best matches re-ranked by the same `rerank`.
  */
 export class PostgresSearchIndex implements SearchIndexLike {
-  constructor(private readonly pool: pg.Pool) {}
+  /** `fieldCandidates`: the second candidate query over the small fields, as on SQLite (tests turn it off). */
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly fieldCandidates: FieldCandidates = DEFAULT_FIELD_CANDIDATES,
+  ) {}
 
   /** Indexing happens inside the store's result transaction ({@link upsertIn}); this entry point is for tools. */
   async upsert(doc: IndexedDocument): Promise<void> {
@@ -65,14 +76,17 @@ export class PostgresSearchIndex implements SearchIndexLike {
     await this.forgetStats(client, 'WHERE owner = $1 AND collection = $2 AND url = $3', key);
     const title = doc.title === null ? null : stripMarkerCharacters(doc.title);
     const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at, tsv, length)
-       SELECT $4, $1, $2, $3, $5, $6, $7, $8, now(), v.tsv, length(v.tsv)
+      `INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at, tsv, length,
+         summary, fields_tsv, fields_length)
+       SELECT $4, $1, $2, $3, $5, $6, $7, $8, now(), v.tsv, length(v.tsv), $9, f.tsv, length(f.tsv)
        FROM (SELECT setweight(to_tsvector('${CONFIG}', coalesce($6, '')), 'A')
                  || setweight(to_tsvector('${CONFIG}', $7), 'B')
-                 || setweight(to_tsvector('${CONFIG}', $8), 'D') AS tsv) v
+                 || setweight(to_tsvector('${CONFIG}', $8), 'D') AS tsv) v,
+            (SELECT ${smallFieldsTsvectorSql('$6::text', '$7::text', '$9::text')} AS tsv) f
        ON CONFLICT (owner, collection, url) DO UPDATE SET
          site = excluded.site, title = excluded.title, headings = excluded.headings, body = excluded.body,
-         indexed_at = excluded.indexed_at, tsv = excluded.tsv, length = excluded.length
+         indexed_at = excluded.indexed_at, tsv = excluded.tsv, length = excluded.length,
+         summary = excluded.summary, fields_tsv = excluded.fields_tsv, fields_length = excluded.fields_length
        RETURNING id`,
       [
         ...key,
@@ -81,6 +95,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
         title,
         stripMarkerCharacters(doc.headings.join('\n')),
         stripMarkerCharacters(doc.body),
+        stripMarkerCharacters(summaryOf(doc.body.slice(0, OPENING_CHARACTERS))),
       ],
     );
     const id = rows[0]!.id;
@@ -199,7 +214,14 @@ export class PostgresSearchIndex implements SearchIndexLike {
     // As on SQLite: when enough documents hold every word, only they are ranked.
     let rows = await this.ranked(scope, parsed, depth, clauses.length > 1);
     if (clauses.length > 1 && rows.length < depth) rows = await this.ranked(scope, parsed, depth, false);
-    const candidates: RankCandidate[] = rows.slice(0, RERANK_DEPTH).map((row) => ({
+    const head = rows.slice(0, RERANK_DEPTH);
+    const joined = await this.joinedByFields(scope, parsed, head);
+    if (joined.length > 0) {
+      const seqs = new Set(joined.map((row) => row.seq));
+      rows = [...head, ...joined, ...rows.slice(RERANK_DEPTH).filter((row) => !seqs.has(row.seq))];
+      head.push(...joined);
+    }
+    const candidates: RankCandidate[] = head.map((row) => ({
       key: row.seq,
       url: row.url,
       title: row.title,
@@ -210,11 +232,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
     }));
     let ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
     // As on SQLite: of the best pages, those holding the question's words together in one passage first.
-    const head = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
-    ranked = rescoreByPassage(ranked, await this.bodiesOf(head), { clauses });
+    const best = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
+    ranked = rescoreByPassage(ranked, await this.bodiesOf(best), { clauses });
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
-    for (const row of rows.slice(RERANK_DEPTH)) {
+    for (const row of rows.slice(head.length)) {
       floor = Math.min(floor, row.score);
       ranked.push({ seq: row.seq, score: floor });
     }
@@ -262,6 +284,34 @@ export class PostgresSearchIndex implements SearchIndexLike {
       data,
       next_cursor: page.length > params.limit ? encodeSearchCursor(scope, offset + params.limit) : null,
     };
+  }
+
+  /**
+   * As on SQLite (`FieldCandidates`): the small fields' best pages for the query (any of its
+   * words) that are not among `head`, each scored by the larger of its body's BM25 and `scale` ×
+   * its small fields' BM25, in the small fields' order.
+   */
+  private async joinedByFields(
+    scope: CursorScope,
+    parsed: ParsedQuery,
+    head: readonly RankedRow[],
+  ): Promise<RankedRow[]> {
+    const { depth, scale } = this.fieldCandidates;
+    if (depth <= 0) return [];
+    const inHead = new Set(head.map((row) => row.seq));
+    const fields = (await this.ranked(scope, parsed, depth, false, { index: 'fields' })).filter(
+      (row) => !inHead.has(row.seq),
+    );
+    if (fields.length === 0) return [];
+    const only = fields.map((row) => row.seq);
+    const body = new Map(
+      (await this.ranked(scope, parsed, depth, false, { index: 'body', only })).map((row) => [row.seq, row]),
+    );
+    // A page the body does not match holds a `-not` clause outside its small fields: left out.
+    return fields.flatMap((row) => {
+      const scored = body.get(row.seq);
+      return scored === undefined ? [] : [{ ...scored, score: Math.max(scored.score, scale * row.score) }];
+    });
   }
 
   /** The embedded chunks of the scope's collection (its filters applied). */
@@ -343,7 +393,16 @@ export class PostgresSearchIndex implements SearchIndexLike {
     parsed: ParsedQuery,
     limit: number,
     allWords: boolean,
+    over: RankedOver = { index: 'body' },
   ): Promise<RankedRow[]> {
+    // The small fields' tsvector and length, or the whole document's; and each weight class's weight.
+    const tsv = over.index === 'fields' ? 'fields_tsv' : 'tsv';
+    const length = over.index === 'fields' ? 'fields_length' : 'length';
+    const w = over.index === 'fields' ? this.fieldCandidates.weights : undefined;
+    const weightOf =
+      w === undefined
+        ? `CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END`
+        : `CASE w WHEN 'A' THEN ${Number(w.title)} WHEN 'B' THEN ${Number(w.headings)} ELSE ${Number(w.summary)} END`;
     const args: unknown[] = [scope.owner, scope.collection];
     const bind = (value: unknown) => {
       args.push(value);
@@ -359,11 +418,17 @@ export class PostgresSearchIndex implements SearchIndexLike {
       ...not.map((q) => `!!${q}`),
     ].join(' && ');
     // Neighbouring words as phrases score as extra terms, as in the SQLite index's bm25().
-    const phrases = neighbourPhrases(parsed).map((clause) => `d.tsv @@ ${tsqueryOf(clause, bind)}`);
+    // Their document frequency is counted among the candidates: a few documents asked for by `only`
+    // would make every phrase rare, so those are scored without them.
+    const phrases =
+      over.only === undefined
+        ? neighbourPhrases(parsed).map((clause) => `d.${tsv} @@ ${tsqueryOf(clause, bind)}`)
+        : [];
     const pairs = phrases.length === 0 ? 'ARRAY[]::boolean[]' : `ARRAY[${phrases.join(', ')}]`;
     const filters = [
       scope.urlPrefix === undefined ? '' : ` AND starts_with(d.url, ${bind(scope.urlPrefix)})`,
       scope.site === undefined ? '' : ` AND d.site = ${bind(scope.site)}`,
+      over.only === undefined ? '' : ` AND d.seq = ANY(${bind(over.only)}::bigint[])`,
     ].join('');
     // The query's own lexemes (stemmed as indexed) and, for prefix clauses, their prefixes.
     const exact = bind(positive.flatMap((c) => [...(c.prefix ? [] : c.words), ...c.alternatives]).join(' '));
@@ -371,9 +436,21 @@ export class PostgresSearchIndex implements SearchIndexLike {
     const prefixWords = bind(positive.filter((c) => c.prefix).map((c) => c.words.at(-1)!));
     // Each step is MATERIALIZED so the plan is this one whatever the statistics say: the matching
     // documents first (GIN index), then their query lexemes, then one frequency lookup per lexeme.
+    // A term's document frequency: the collection's kept counts for the body; for the small fields,
+    // counted among the candidates, which are every document holding any of the words there.
+    const frequencies =
+      over.index === 'fields'
+        ? `
+        SELECT lexeme, count(DISTINCT seq)::float8 AS df FROM matches GROUP BY lexeme`
+        : `
+        SELECT m.lexeme, coalesce((
+          SELECT sum(t.documents) FROM search_term_counts t
+          WHERE t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
+        ), 0)::float8 AS df
+        FROM (SELECT DISTINCT lexeme FROM matches) m`;
     const sql = `
       WITH stats AS MATERIALIZED (
-        SELECT count(*)::float8 AS n, greatest(coalesce(avg(length), 1), 1)::float8 AS avgdl
+        SELECT count(*)::float8 AS n, greatest(coalesce(avg(${length}), 1), 1)::float8 AS avgdl
         FROM search_documents WHERE owner = $1 AND collection = $2
       ), q AS MATERIALIZED (SELECT ${match} AS query),
       terms AS MATERIALIZED (
@@ -382,8 +459,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
         SELECT unnest(${prefixWords}::text[]) AS p
         UNION SELECT unnest(tsvector_to_array(to_tsvector('${CONFIG}', array_to_string(${prefixWords}::text[], ' '))))
       ), candidates AS MATERIALIZED (
-        SELECT d.seq, d.tsv, d.length, ${pairs} AS pairs FROM search_documents d, q
-        WHERE d.owner = $1 AND d.collection = $2 AND d.tsv @@ q.query${filters}
+        SELECT d.seq, d.${tsv} AS tsv, d.${length} AS length, ${pairs} AS pairs FROM search_documents d, q
+        WHERE d.owner = $1 AND d.collection = $2 AND d.${tsv} @@ q.query${filters}
       ), pair_matches AS MATERIALIZED (
         SELECT c.seq, c.length, p.i FROM candidates c, generate_subscripts(c.pairs, 1) AS p(i) WHERE c.pairs[p.i]
       ), pair_scores AS MATERIALIZED (
@@ -398,18 +475,13 @@ export class PostgresSearchIndex implements SearchIndexLike {
         GROUP BY pm.seq
       ), matches AS MATERIALIZED (
         SELECT c.seq, c.length, u.lexeme, (
-          SELECT sum(CASE w WHEN 'A' THEN ${FIELD_WEIGHTS.A} WHEN 'B' THEN ${FIELD_WEIGHTS.B} ELSE ${FIELD_WEIGHTS.D} END)
+          SELECT sum(${weightOf})
           FROM unnest(u.weights) AS w
         )::float8 AS tf
         FROM candidates c, unnest(c.tsv) AS u
         WHERE u.lexeme IN (SELECT term FROM terms)
           OR EXISTS (SELECT 1 FROM prefixes WHERE starts_with(u.lexeme, prefixes.p))
-      ), frequencies AS MATERIALIZED (
-        SELECT m.lexeme, coalesce((
-          SELECT sum(t.documents) FROM search_term_counts t
-          WHERE t.owner = $1 AND t.collection = $2 AND t.term = m.lexeme
-        ), 0)::float8 AS df
-        FROM (SELECT DISTINCT lexeme FROM matches) m
+      ), frequencies AS MATERIALIZED (${frequencies}
       ), scored AS (
         SELECT m.seq, sum(
           ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5))
@@ -441,6 +513,14 @@ export class PostgresSearchIndex implements SearchIndexLike {
     );
     return rows.map((row) => ({ ...row, updated_at: row.updated_at?.toISOString() ?? null }));
   }
+}
+
+/** Which tsvector {@link PostgresSearchIndex} ranks by, and optionally which documents only. */
+interface RankedOver {
+  /** `body`: title, headings and body (`tsv`); `fields`: title, headings and summary (`fields_tsv`). */
+  index: 'body' | 'fields';
+  /** Only these documents (by `seq`) are ranked. */
+  only?: number[];
 }
 
 /** What an answer's hit shows of its document. */

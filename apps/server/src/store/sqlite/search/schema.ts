@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { OPENING_CHARACTERS, summaryOf } from '../../../search/rerank.js';
 
 /**
  * Creates the search index's tables, FTS5 index and triggers if they are
@@ -11,6 +12,11 @@ import type { Database } from 'better-sqlite3';
  * - `search_chunks`: a document's embedded chunks (semantic search), deleted with it.
  * - `search_fts`: external-content FTS5 over (title, headings, body) with the
  *   Porter stemmer, kept in sync by triggers inside the writer's transaction.
+ * - `search_fields_fts`: the same over the small fields (title, headings,
+ *   summary): what a page says it is about, searched on its own so a page
+ *   whose body lacks the question's words can still be a candidate. The
+ *   `summary` column (see `summaryOf`) is written by the indexer; a database
+ *   from before it gets the column, every row's summary and this index here.
  *
  * @example
  * ```ts
@@ -71,4 +77,51 @@ export function migrateSearchIndex(db: Database): void {
       INSERT INTO search_fts(rowid, title, headings, body) VALUES (new.seq, new.title, new.headings, new.body);
     END;
   `);
+  migrateSummaryFields(db);
+}
+
+/**
+ * Adds the `summary` column and `search_fields_fts` to a database of any
+ * earlier version: the column is filled from each row's body (in one
+ * transaction), then the index is built from the rows. Idempotent.
+ */
+function migrateSummaryFields(db: Database): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('search_documents');
+  const hasFieldsIndex =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_fields_fts'").get() !==
+    undefined;
+  if (columns.includes('summary') && hasFieldsIndex) return;
+  db.transaction(() => {
+    if (!columns.includes('summary')) {
+      db.exec("ALTER TABLE search_documents ADD COLUMN summary TEXT NOT NULL DEFAULT ''");
+      const openings = db
+        .prepare(`SELECT seq, substr(body, 1, ${OPENING_CHARACTERS}) AS opening FROM search_documents`)
+        .all() as { seq: number; opening: string }[];
+      const setSummary = db.prepare('UPDATE search_documents SET summary = ? WHERE seq = ?');
+      for (const row of openings) setSummary.run(summaryOf(row.opening), row.seq);
+    }
+    db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS search_fields_fts USING fts5(
+        title, headings, summary,
+        content = 'search_documents',
+        content_rowid = 'seq',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO search_fields_fts(search_fields_fts) VALUES ('rebuild');
+      CREATE TRIGGER IF NOT EXISTS search_documents_fields_after_insert AFTER INSERT ON search_documents BEGIN
+        INSERT INTO search_fields_fts(rowid, title, headings, summary) VALUES (new.seq, new.title, new.headings, new.summary);
+      END;
+      CREATE TRIGGER IF NOT EXISTS search_documents_fields_after_delete AFTER DELETE ON search_documents BEGIN
+        INSERT INTO search_fields_fts(search_fields_fts, rowid, title, headings, summary)
+          VALUES ('delete', old.seq, old.title, old.headings, old.summary);
+      END;
+      CREATE TRIGGER IF NOT EXISTS search_documents_fields_after_update
+        AFTER UPDATE OF title, headings, summary ON search_documents BEGIN
+        INSERT INTO search_fields_fts(search_fields_fts, rowid, title, headings, summary)
+          VALUES ('delete', old.seq, old.title, old.headings, old.summary);
+        INSERT INTO search_fields_fts(rowid, title, headings, summary)
+          VALUES (new.seq, new.title, new.headings, new.summary);
+      END;
+    `);
+  })();
 }

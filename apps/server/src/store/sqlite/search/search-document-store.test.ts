@@ -66,6 +66,7 @@ function corpus(): { db: Database.Database; store: SearchDocumentStore } {
             title: random() < 0.1 ? null : words(1 + Math.floor(random() * 4)),
             headings: words(Math.floor(random() * 5)),
             body: words(5 + Math.floor(random() * 60)),
+            summary: '',
             indexedAt: '2026-11-25T00:00:00.000Z',
           },
           'run_1',

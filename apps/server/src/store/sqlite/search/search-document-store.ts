@@ -13,6 +13,8 @@ export interface SearchDocumentRow {
   /** Headings joined with newlines. */
   headings: string;
   body: string;
+  /** The page's summary (`summaryOf` its body's opening), indexed with the title and headings. */
+  summary: string;
   indexedAt: string;
 }
 
@@ -41,6 +43,11 @@ export interface MatchQuery {
   site?: string | undefined;
   weights: Bm25Weights;
   limit: number;
+  /**
+   * `body`: `search_fts` (title, headings, body; the default). `fields`: `search_fields_fts`, the
+   * small fields (title, headings, summary), `weights.body` then weighing the summary.
+   */
+  index?: 'body' | 'fields';
 }
 
 /** One lexical match: the document's row number and its weighted bm25 score (higher is better). */
@@ -87,6 +94,7 @@ export class SearchDocumentStore {
   private readonly documentBySeq: Statement;
   private readonly bodyBySeq: Statement;
   private readonly bodySnippets: Statement;
+  private readonly scoresOfRows: Statement;
   private readonly anySnippets: Statement;
   private readonly matchesRow: Statement;
   private readonly matchQueries = new Map<string, Statement>();
@@ -94,11 +102,11 @@ export class SearchDocumentStore {
   constructor(db: Database) {
     this.db = db;
     this.upsertDocument = db.prepare(`
-      INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at)
-      VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @indexedAt)
+      INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, indexed_at)
+      VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary, @indexedAt)
       ON CONFLICT (owner, collection, url) DO UPDATE SET
         site = excluded.site, title = excluded.title, headings = excluded.headings,
-        body = excluded.body, indexed_at = excluded.indexed_at
+        body = excluded.body, summary = excluded.summary, indexed_at = excluded.indexed_at
       RETURNING id, seq`);
     this.deleteChunks = db.prepare('DELETE FROM search_chunks WHERE seq = ?');
     this.insertChunk = db.prepare('INSERT INTO search_chunks (seq, n, text, vector) VALUES (?, ?, ?, ?)');
@@ -132,6 +140,7 @@ export class SearchDocumentStore {
     const ofRows = `FROM search_fts WHERE search_fts MATCH ?
       AND rowid BETWEEN CAST(? AS INTEGER) AND CAST(? AS INTEGER)
       AND +rowid IN (SELECT value FROM json_each(?))`;
+    this.scoresOfRows = db.prepare(`SELECT rowid AS seq, -bm25(search_fts, ?, ?, ?) AS score ${ofRows}`);
     this.bodySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(2)} AS text ${ofRows}`);
     this.anySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(-1)} AS text ${ofRows}`);
   }
@@ -211,6 +220,26 @@ export class SearchDocumentStore {
     return this.matchStatement(query, 'joined').all(query.match, ...filters, query.limit) as MatchRow[];
   }
 
+  /**
+   * The weighted bm25 score on `search_fts` (as {@link findMatches} gives it) of each of the
+   * documents `seqs` that match `match`, in one statement.
+   */
+  scoresOf(match: string, seqs: readonly number[], weights: Bm25Weights): Map<number, number> {
+    const scores = new Map<number, number>();
+    if (seqs.length === 0) return scores;
+    const rows = this.scoresOfRows.all(
+      weights.title,
+      weights.headings,
+      weights.body,
+      match,
+      Math.min(...seqs),
+      Math.max(...seqs),
+      JSON.stringify(seqs),
+    ) as MatchRow[];
+    for (const row of rows) scores.set(row.seq, row.score);
+    return scores;
+  }
+
   /** Which of the documents `seqs` match the FTS5 expression `match` (one indexed look-up per document). */
   matchingOf(match: string, seqs: readonly number[]): Set<number> {
     const held = new Set<number>();
@@ -269,20 +298,21 @@ export class SearchDocumentStore {
   private matchStatement(query: MatchQuery, plan: 'ranked-first' | 'joined'): Statement {
     const { title, headings, body } = query.weights;
     const weights = [title, headings, body].map((w) => Number(w).toString()).join(', ');
-    const score = `-bm25(search_fts, ${weights})`;
+    const fts = query.index === 'fields' ? 'search_fields_fts' : 'search_fts';
+    const score = `-bm25(${fts}, ${weights})`;
     const filters = `d.owner = ? AND d.collection = ?${filterSql(query)}`;
     // Only the rowid and score go through the sort: columns and snippets are read for the returned rows.
     const sql =
       plan === 'joined'
         ? `
       SELECT d.seq AS seq, ${score} AS score
-      FROM search_fts JOIN search_documents d ON d.seq = search_fts.rowid
-      WHERE search_fts MATCH ? AND ${filters}
+      FROM ${fts} JOIN search_documents d ON d.seq = ${fts}.rowid
+      WHERE ${fts} MATCH ? AND ${filters}
       ORDER BY score DESC, d.seq
       LIMIT ?`
         : `
       WITH best AS MATERIALIZED (
-        SELECT rowid AS seq, ${score} AS score FROM search_fts WHERE search_fts MATCH ?
+        SELECT rowid AS seq, ${score} AS score FROM ${fts} WHERE ${fts} MATCH ?
         ORDER BY score DESC, seq LIMIT ?
       )
       -- CROSS JOIN keeps this order: the planner otherwise walks the whole collection's index.
