@@ -23,6 +23,7 @@ export {
 export { decodePng, type PngInfo, type PngSize, readPngSize } from './png.js';
 export {
   type CaptureOptions,
+  type CaptureStep,
   CHROMIUM_ARGS,
   type ScreenshotConfig,
   ScreenshotService,

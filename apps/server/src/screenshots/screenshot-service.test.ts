@@ -198,6 +198,7 @@ describe('ScreenshotService with the real Chromium', () => {
   });
 
   it('renders two pages in parallel in one browser, at the page size', async () => {
+    const before = { ...service.stepMs };
     const [a, b] = await Promise.all([
       service.capture(site.url('/page')),
       service.capture(site.url('/page?b')),
@@ -208,6 +209,11 @@ describe('ScreenshotService with the real Chromium', () => {
       expect(decodePng(png)).toMatchObject({ width: 1280, height: 2000 });
     }
     expect(await service.unavailableReason()).toBeNull();
+    // The step times count each capture's steps; a page that loads nothing after `load` has no quiet wait.
+    for (const step of ['tab', 'load', 'measure', 'screenshot'] as const) {
+      expect(service.stepMs[step]).toBeGreaterThan(before[step]);
+    }
+    expect(service.stepMs.quiet).toBe(before.quiet);
   });
 
   it('renders at most screenshotConcurrency pages at once', async () => {
@@ -218,11 +224,13 @@ describe('ScreenshotService with the real Chromium', () => {
   });
 
   it('waits for what the page loads after its load event (no fixed pause for pages that load nothing more)', async () => {
+    const quietBefore = service.stepMs.quiet;
     expect(readPngSize(await service.capture(site.url('/late-image')))).toEqual({
       width: 1280,
       height: 2500,
     });
     expect(site.hits('/late.svg')).toBe(1);
+    expect(service.stepMs.quiet).toBeGreaterThan(quietBefore);
   });
 
   it('cuts giant pages at the height cap', async () => {

@@ -102,6 +102,9 @@ const MEASURE_PAGE = `new Promise((resolve) => {
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 const LAUNCH_TIMEOUT_MS = 30_000;
 
+/** The steps of a capture whose wall time {@link ScreenshotService.stepMs} adds up. */
+export type CaptureStep = 'slot' | 'tab' | 'load' | 'measure' | 'quiet' | 'screenshot' | 'giveBack';
+
 /** A capture failed because the browser or its context went away under it; worth one retry on a new one. */
 class BrowserLost extends Error {}
 
@@ -125,6 +128,22 @@ export class ScreenshotService implements ScreenshotServiceLike {
   launches = 0;
   /** Browser contexts opened so far, one per run (more after a context or the browser went away). */
   contextsOpened = 0;
+  /**
+   * Wall time of each capture step, in ms, summed over every capture so far
+   * (captures that render at once overlap): waiting for a rendering slot,
+   * taking a tab (opening the run's context when needed), `goto` until
+   * `load`, the measures, the quiet wait, the screenshot, handing the tab
+   * back. What the benches print to show where a capture's time goes.
+   */
+  readonly stepMs: Record<CaptureStep, number> = {
+    slot: 0,
+    tab: 0,
+    load: 0,
+    measure: 0,
+    quiet: 0,
+    screenshot: 0,
+    giveBack: 0,
+  };
   /** The open browser context of each run that took screenshots in the last few seconds, by run key. */
   private readonly runContexts = new Map<string, CaptureContext>();
   private readonly runContextIdleMs: number;
@@ -208,11 +227,13 @@ export class ScreenshotService implements ScreenshotServiceLike {
     capturing.enter();
     try {
       let release: () => void;
+      const waitedFrom = performance.now();
       try {
         release = await this.semaphore.acquire(signal);
       } catch {
         throw cancelled();
       }
+      this.stepMs.slot += performance.now() - waitedFrom;
       try {
         try {
           return await this.captureOnce(url, signal, timeoutMs, capturing);
@@ -324,7 +345,16 @@ export class ScreenshotService implements ScreenshotServiceLike {
       signalStop = reject;
     });
     stopped.catch(() => undefined);
-    const step = <T>(operation: Promise<T>): Promise<T> => Promise.race([operation, stopped]);
+    let stepFrom = performance.now();
+    const step = async <T>(operation: Promise<T>, name: CaptureStep): Promise<T> => {
+      try {
+        return await Promise.race([operation, stopped]);
+      } finally {
+        const now = performance.now();
+        this.stepMs[name] += now - stepFrom;
+        stepFrom = now;
+      }
+    };
     const stop = () => {
       signalStop(new Error('capture stopped'));
       void tab?.close().catch(() => undefined);
@@ -350,10 +380,10 @@ export class ScreenshotService implements ScreenshotServiceLike {
         },
         () => undefined,
       );
-      ({ tab, context } = await step(taking));
+      ({ tab, context } = await step(taking, 'tab'));
       tab.setDefaultTimeout(timeoutMs);
       network = trackNetwork(tab);
-      const response = await step(tab.goto(url, { waitUntil: 'load', timeout: remaining() }));
+      const response = await step(tab.goto(url, { waitUntil: 'load', timeout: remaining() }), 'load');
       const refusal = response?.headers()[REFUSAL_HEADER];
       if (refusal) {
         reusable = true;
@@ -370,12 +400,13 @@ export class ScreenshotService implements ScreenshotServiceLike {
       const startedAtLoad = network.started;
       const page = tab;
       const measure = () => page.evaluate<{ width: number; height: number }>(MEASURE_PAGE);
-      let size = await step(measure());
+      let size = await step(measure(), 'measure');
       if (network.inFlight > 0 || network.started > startedAtLoad) {
         await step(
           network.waitForQuiet(this.networkQuietMs, Math.min(this.networkIdleTimeoutMs, remaining())),
+          'quiet',
         );
-        size = await step(measure()); // late images may have changed the height
+        size = await step(measure(), 'measure'); // late images may have changed the height
       }
       const png = await step(
         page.screenshot({
@@ -389,6 +420,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
           },
           timeout: remaining(),
         }),
+        'screenshot',
       );
       reusable = true;
       return png;
@@ -417,7 +449,11 @@ export class ScreenshotService implements ScreenshotServiceLike {
       network?.stop();
       // A tab whose capture ended cleanly serves the run's next capture; any other is closed
       // (a wedged close must not hold the rendering slot forever: giveBack waits 5 s at most).
-      if (tab && context) await capturing.giveBack(tab, context, reusable);
+      if (tab && context) {
+        const givingFrom = performance.now();
+        await capturing.giveBack(tab, context, reusable);
+        this.stepMs.giveBack += performance.now() - givingFrom;
+      }
     }
   }
 
