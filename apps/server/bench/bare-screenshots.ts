@@ -15,7 +15,11 @@ const PAGE_TIMEOUT_MS = 30_000;
 export async function bareScreenshots(
   urls: readonly string[],
   concurrency: number,
-): Promise<{ seconds: number; bytes: number }> {
+): Promise<{
+  seconds: number;
+  bytes: number;
+  stepMs: { load: number; measure: number; screenshot: number };
+}> {
   const location = locateChromium(undefined);
   if ('reason' in location) throw new Error(location.reason);
   const executable = await location.prepare();
@@ -27,9 +31,14 @@ export async function bareScreenshots(
     timeout: PAGE_TIMEOUT_MS,
   });
   try {
+    // Wall time of each step summed over the captures (two tabs overlap), as the service's stepMs.
+    const stepMs = { load: 0, measure: 0, screenshot: 0 };
     const capture = async (page: import('playwright-core').Page, url: string) => {
+      const from = performance.now();
       await page.goto(url, { waitUntil: 'load' });
+      const loaded = performance.now();
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      const measured = performance.now();
       const png = await page.screenshot({
         type: 'png',
         fullPage: true,
@@ -37,6 +46,9 @@ export async function bareScreenshots(
           ? { clip: { x: 0, y: 0, width: VIEWPORT.width, height: MAX_PAGE_HEIGHT } }
           : {}),
       });
+      stepMs.load += loaded - from;
+      stepMs.measure += measured - loaded;
+      stepMs.screenshot += performance.now() - measured;
       return png.length;
     };
     const openContext = async () => {
@@ -50,6 +62,7 @@ export async function bareScreenshots(
     const warmUp = await openContext();
     await capture(await warmUp.newPage(), urls[0]!);
     await warmUp.close();
+    stepMs.load = stepMs.measure = stepMs.screenshot = 0;
     const started = performance.now();
     const context = await openContext();
     const tabs = await Promise.all(Array.from({ length: concurrency }, () => context.newPage()));
@@ -65,7 +78,7 @@ export async function bareScreenshots(
         }
       }),
     );
-    return { seconds: (performance.now() - started) / 1000, bytes };
+    return { seconds: (performance.now() - started) / 1000, bytes, stepMs };
   } finally {
     await browser.close();
   }

@@ -17,10 +17,13 @@
  * (never tuned on) and reported beside it.
  *
  * Settings: BENCH_DOCS_CONCURRENCY (8), BENCH_DOCS_SAMPLE (30 pages checked
- * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
+ * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages, at most 100; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
  * BENCH_DOCS_CORPORA (dev,held: the Python and SQLite manuals; `git` adds the Git manual, development data
  * with smaller pages; `none` with screenshots on runs the screenshots alone), BENCH_DOCS_SCREENSHOT_CORPUS
- * (dev: the Python manual's pages are screenshotted; `held` or `git` takes that manual's instead).
+ * (dev: the Python manual's pages are screenshotted; `held` or `git` takes that manual's instead),
+ * BENCH_DOCS_SCREENSHOT_ROUNDS (2: API then bare, then bare then API; each side's rate is over all
+ * its legs), BENCH_DOCS_SCREENSHOT_STEPS (1: also the service alone in this process, with its step
+ * times; 0 leaves it out).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,7 @@ import { CHILD_DEADLINE_MS, startChild, stopChild } from './child-process.js';
 import { type CrawlFigures, crawlWithCrawlee, crawlWithServer } from './deep-crawl-bench.js';
 import { DocsSite } from './docs-site.js';
 import { markedContentWords, missingBlocks, readabilityBlocks } from './paragraph-check.js';
+import { serviceScreenshots } from './service-screenshots.js';
 
 /** A Debian HTML manual the bench serves. */
 interface Corpus {
@@ -247,6 +251,7 @@ async function apiScreenshots(
     const started = performance.now();
     const run = await crawl(urls);
     const seconds = (performance.now() - started) / 1000;
+    if (urls.length > 100) throw new Error('BENCH_DOCS_SCREENSHOTS: at most 100 pages (one page of results)');
     const { body } = await call('GET', `/api/v1/runs/${run.id}/results?limit=100`);
     const errors: string[] = [];
     let shots = 0;
@@ -315,6 +320,8 @@ export async function benchDocs(): Promise<void> {
   const sample = Number(process.env.BENCH_DOCS_SAMPLE ?? 30);
   const shots = Number(process.env.BENCH_DOCS_SCREENSHOTS ?? 24);
   const shotConcurrency = Number(process.env.BENCH_DOCS_SCREENSHOT_CONCURRENCY ?? 2);
+  const shotRounds = Math.max(1, Number(process.env.BENCH_DOCS_SCREENSHOT_ROUNDS ?? 2));
+  const shotSteps = process.env.BENCH_DOCS_SCREENSHOT_STEPS !== '0';
   const parts = (process.env.BENCH_DOCS_CORPORA ?? 'dev,held').split(',');
   const corpora = CORPORA.filter((c) => parts.includes(c.key));
   // The screenshots are of the development manual's pages (another's when asked), whichever crawls run.
@@ -335,18 +342,60 @@ export async function benchDocs(): Promise<void> {
   await site.start();
   try {
     const urls = await screenshotSample(shotCorpus, site.url, shots);
-    const ours = await apiScreenshots(urls, shotConcurrency);
-    const bare = await bareScreenshots(urls, shotConcurrency);
+    // The legs alternate (API, bare, then bare, API, …): on a shared machine the load drifts
+    // during a run, and a side measured always first or always last would carry that drift.
+    const ours = { seconds: 0, shots: 0, errors: [] as string[] };
+    const bare = { seconds: 0, pages: 0, stepMs: { load: 0, measure: 0, screenshot: 0 }, bytes: 0 };
+    const legs: string[] = [];
+    for (let round = 0; round < shotRounds; round++) {
+      const sides = round % 2 === 0 ? (['api', 'bare'] as const) : (['bare', 'api'] as const);
+      for (const side of sides) {
+        if (side === 'api') {
+          const leg = await apiScreenshots(urls, shotConcurrency);
+          ours.seconds += leg.seconds;
+          ours.shots += leg.shots;
+          ours.errors.push(...leg.errors);
+          legs.push(`API ${(leg.shots / leg.seconds).toFixed(2)}`);
+        } else {
+          const leg = await bareScreenshots(urls, shotConcurrency);
+          bare.seconds += leg.seconds;
+          bare.pages += urls.length;
+          bare.bytes += leg.bytes;
+          for (const step of ['load', 'measure', 'screenshot'] as const)
+            bare.stepMs[step] += leg.stepMs[step];
+          legs.push(`bare ${(urls.length / leg.seconds).toFixed(2)}`);
+        }
+      }
+    }
+    // The service alone (no crawl around it) with its step times: where a capture's time goes.
+    const alone = shotSteps ? await serviceScreenshots(urls, shotConcurrency) : undefined;
     const oursRate = ours.shots / ours.seconds;
-    const bareRate = urls.length / bare.seconds;
+    const bareRate = bare.pages / bare.seconds;
     const ratio = oursRate / bareRate;
+    // ms per page of a rendering slot (two slots overlap in time); the wait for a slot is left out.
+    const perPage = (steps: Record<string, number>, pages: number) =>
+      Object.entries(steps)
+        .filter(([step]) => step !== 'slot')
+        .map(([step, ms]) => `${step} ${Math.round(ms / pages)}`)
+        .join(', ');
     console.log(
-      `\nfull-page screenshots of ${urls.length} ${shotCorpus.name} pages, concurrency ${shotConcurrency}, same Chromium`,
+      `\nfull-page screenshots of ${urls.length} ${shotCorpus.name} pages, concurrency ${shotConcurrency}, same Chromium, ` +
+        `${shotRounds} round(s) of alternating legs (${legs.join(', ')} pages/s)`,
     );
     console.log(
       `  webdata API (crawl, screenshot: true)  ${oursRate.toFixed(2)} pages/s (${ours.shots} shots)`,
     );
-    console.log(`  bare playwright-core                   ${bareRate.toFixed(2)} pages/s`);
+    if (alone) {
+      const aloneRate = urls.length / alone.seconds;
+      console.log(
+        `  ScreenshotService alone (in-process)   ${aloneRate.toFixed(2)} pages/s (${(aloneRate / bareRate).toFixed(2)} of bare); ` +
+          `ms/page: ${perPage(alone.stepMs, urls.length)}; ${(alone.bytes / urls.length / 1024).toFixed(0)} KB/PNG`,
+      );
+    }
+    console.log(
+      `  bare playwright-core                   ${bareRate.toFixed(2)} pages/s; ms/page: ${perPage(bare.stepMs, bare.pages)}; ` +
+        `${(bare.bytes / Math.max(1, bare.pages) / 1024).toFixed(0)} KB/PNG`,
+    );
     console.log(
       `  ratio webdata / bare: ${ratio.toFixed(2)} (goal ≥ ${GOALS.screenshotRatio}) ${verdict(ratio >= GOALS.screenshotRatio)}`,
     );
