@@ -55,10 +55,13 @@ export async function startChild(
       child.kill('SIGKILL');
       reject(new Error(`child ${args.join(' ')} printed nothing ready in ${CHILD_DEADLINE_MS} ms:\n${out}`));
     }, CHILD_DEADLINE_MS);
+    let waiting = true;
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      const found = ready.exec(out);
+      // Matched once: a chatty child's later output is only collected, not searched again.
+      const found = waiting ? ready.exec(out) : null;
       if (found) {
+        waiting = false;
         clearTimeout(timer);
         resolve(found);
       }

@@ -25,6 +25,7 @@
  * its legs), BENCH_DOCS_SCREENSHOT_STEPS (1: also the service alone in this process, with its step
  * times; 0 leaves it out).
  */
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,11 +202,12 @@ async function benchCorpus(corpus: Corpus, concurrency: number, sample: number):
 async function apiScreenshots(
   urls: readonly string[],
   concurrency: number,
-): Promise<{ seconds: number; shots: number; errors: string[] }> {
+): Promise<{ seconds: number; shots: number; errors: string[]; stepMs: Record<string, number> | undefined }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webdata-docs-shots-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    WEBDATA_LOG_LEVEL: 'warn',
+    // info: the server logs its screenshot step times when it stops (and its requests, a few thousand lines).
+    WEBDATA_LOG_LEVEL: 'info',
     WEBDATA_RUN_WORKERS: 'true',
     WEBDATA_WORKERS: String(Math.max(8, concurrency)),
     WEBDATA_PER_HOST_CONCURRENCY: String(Math.max(8, concurrency)),
@@ -259,11 +261,23 @@ async function apiScreenshots(
       if (result.has_screenshot) shots += 1;
       else errors.push(`${result.url}: ${JSON.stringify(result.screenshot_error ?? result.error)}`);
     }
-    return { seconds, shots, errors };
+    await stopChild(server.child);
+    // 'exit' may come before the last of its output.
+    const stdout = server.child.stdout!;
+    if (!stdout.readableEnded) await once(stdout, 'end');
+    return { seconds, shots, errors, stepMs: loggedStepMs(server.output()) };
   } finally {
     await stopChild(server.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The screenshot step times the server logged when it stopped (its warm-up capture included). */
+function loggedStepMs(output: string): Record<string, number> | undefined {
+  const line = output.split('\n').find((l) => l.includes('"screenshot step times"'));
+  return line
+    ? (JSON.parse(line) as { screenshotStepMs: Record<string, number> }).screenshotStepMs
+    : undefined;
 }
 
 /** The files of a manual a crawl reached (sorted paths), for the screenshot sample. */
@@ -344,7 +358,13 @@ export async function benchDocs(): Promise<void> {
     const urls = await screenshotSample(shotCorpus, site.url, shots);
     // The legs alternate (API, bare, then bare, API, …): on a shared machine the load drifts
     // during a run, and a side measured always first or always last would carry that drift.
-    const ours = { seconds: 0, shots: 0, errors: [] as string[] };
+    const ours = {
+      seconds: 0,
+      shots: 0,
+      errors: [] as string[],
+      stepMs: {} as Record<string, number>,
+      captures: 0,
+    };
     const bare = { seconds: 0, pages: 0, stepMs: { load: 0, measure: 0, screenshot: 0 }, bytes: 0 };
     const legs: string[] = [];
     for (let round = 0; round < shotRounds; round++) {
@@ -355,6 +375,11 @@ export async function benchDocs(): Promise<void> {
           ours.seconds += leg.seconds;
           ours.shots += leg.shots;
           ours.errors.push(...leg.errors);
+          if (leg.stepMs) {
+            for (const [step, ms] of Object.entries(leg.stepMs))
+              ours.stepMs[step] = (ours.stepMs[step] ?? 0) + ms;
+            ours.captures += leg.shots + 1; // and its warm-up capture
+          }
           legs.push(`API ${(leg.shots / leg.seconds).toFixed(2)}`);
         } else {
           const leg = await bareScreenshots(urls, shotConcurrency);
@@ -383,7 +408,10 @@ export async function benchDocs(): Promise<void> {
         `${shotRounds} round(s) of alternating legs (${legs.join(', ')} pages/s)`,
     );
     console.log(
-      `  webdata API (crawl, screenshot: true)  ${oursRate.toFixed(2)} pages/s (${ours.shots} shots)`,
+      `  webdata API (crawl, screenshot: true)  ${oursRate.toFixed(2)} pages/s (${ours.shots} shots)` +
+        (ours.captures > 0
+          ? `; its service's ms/page: ${perPage(ours.stepMs, ours.captures)} (warm-ups included)`
+          : ''),
     );
     if (alone) {
       const aloneRate = urls.length / alone.seconds;

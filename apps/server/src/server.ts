@@ -197,6 +197,10 @@ export class WebDataServer {
     await this.pool?.stop(drainMs);
     await this.stopWatching?.();
     await this.app.close();
+    // Where this process's captures spent their time (wall ms summed per step; the docs bench reads it).
+    if (this.screenshots.launches > 0) {
+      this.app.log.info({ screenshotStepMs: this.screenshots.stepMs }, 'screenshot step times');
+    }
     await this.screenshots.close();
     await this.converter.close();
     await this.schemas.close();
