@@ -1,24 +1,28 @@
 /**
  * Ranking variants compared on the dev questions only, with a 2-fold check
- * inside dev: the dev questions alternate into halves A and B, and each
- * variant's MRR@10 is printed on all of dev and on each half. A variant worth
- * keeping wins on both halves (tuned on A, it must also win on B, and the
- * other way round), not only on the whole. Held questions are never asked.
+ * inside dev: each dev set's questions alternate into halves A and B, and
+ * each variant's MRR@10 is printed on all of dev and on each half, for each
+ * dev set (Python+Git, Django) apart and for all of them together (A: every
+ * set's A half). A variant worth keeping wins on both halves (tuned on A, it
+ * must also win on B, and the other way round), and on each kind of
+ * documentation, not only on the whole. Held questions are never asked.
  *
  * `npx tsx --conditions=source quality/search/dev-cv.ts <SEARCH_QUALITY_DATA_DIR>` from apps/server.
+ * A kept crawl without a dev set's collection (made before the set existed)
+ * is measured on the sets it holds; the missing ones are named, with how to
+ * crawl them into a copy.
  */
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_PASSAGE_WEIGHTS } from '../../src/search/passage.js';
 import { DEFAULT_RERANK_WEIGHTS } from '../../src/search/rerank.js';
 import {
   DEFAULT_FIELD_CANDIDATES,
-  SqliteSearchIndex,
   type SqliteSearchIndexOptions,
 } from '../../src/search/sqlite-search-index.js';
-import { withKeptCrawl } from './kept-crawl.js';
-import { judgedIdOf } from './manuals.js';
-import { figuresOf, firstRelevant } from './metrics.js';
-import { loadQuestions } from './question-sets.js';
+import { askDevSets } from './dev-questions.js';
+import { missingSetLines, withKeptCrawlOf } from './kept-crawl.js';
+import { figuresOf } from './metrics.js';
+import { DEV_SETS, type QuestionSet } from './question-sets.js';
 
 /** A named set of ranking options. */
 export interface RankingVariant {
@@ -35,40 +39,81 @@ export interface FoldFigures {
   hitAt3: number;
 }
 
-/** Asks the dev questions of the kept crawl's index under each variant. */
-export function compareOnDev(dataDir: string, variants: readonly RankingVariant[]): FoldFigures[] {
-  return withKeptCrawl(dataDir, ({ db, owner, collection, origins }) => {
-    const dev = loadQuestions().filter((q) => q.split === 'dev');
-    const figures: FoldFigures[] = [];
+/** The variants' figures on one scope: one dev set, or all of them together. */
+export interface ScopeFigures {
+  /** `dev`, `dev-django`, or `all dev` for every set together. */
+  scope: string;
+  questions: number;
+  figures: FoldFigures[];
+}
+
+/** What {@link compareOnDev} measured, and the dev sets the kept crawl lacks. */
+export interface DevComparison {
+  scopes: ScopeFigures[];
+  missing: QuestionSet[];
+}
+
+/** The scope name of every dev set together. */
+export const ALL_DEV = 'all dev';
+
+function foldFigures(name: string, positions: readonly number[], inA: readonly boolean[]): FoldFigures {
+  const mrr = (keep: (i: number) => boolean) => figuresOf(positions.filter((_, i) => keep(i))).mrrAt10;
+  return {
+    name,
+    dev: mrr(() => true),
+    a: mrr((i) => inA[i] === true),
+    b: mrr((i) => inA[i] === false),
+    hitAt3: figuresOf(positions).hitAt3,
+  };
+}
+
+/**
+ * Asks the dev questions of each dev set the kept crawl holds under each
+ * variant: figures per set, and (with more than one set) for all together.
+ */
+export function compareOnDev(
+  dataDir: string,
+  variants: readonly RankingVariant[],
+  sets: readonly QuestionSet[] = DEV_SETS,
+): DevComparison {
+  return withKeptCrawlOf(dataDir, sets, ({ db, origins, sets: kept, missing }) => {
+    const scopes: ScopeFigures[] = [];
     for (const variant of variants) {
-      const index = new SqliteSearchIndex(db, variant.options);
-      const positions = dev.map((q) => {
-        const answer = index.search(owner, { query: q.question, collection, limit: 10 });
-        return firstRelevant(
-          answer.data.map((hit) => judgedIdOf(hit.url, origins)),
-          q.relevant,
-        );
-      });
-      const mrr = (keep: (i: number) => boolean) => figuresOf(positions.filter((_, i) => keep(i))).mrrAt10;
-      figures.push({
-        name: variant.name,
-        dev: mrr(() => true),
-        a: mrr((i) => i % 2 === 0),
-        b: mrr((i) => i % 2 === 1),
-        hitAt3: figuresOf(positions).hitAt3,
-      });
+      const asked = askDevSets(db, origins, kept, variant.options);
+      const perSet = asked.map((set) => ({
+        scope: set.label,
+        positions: set.positions,
+        inA: set.positions.map((_, i) => i % 2 === 0),
+      }));
+      if (perSet.length > 1)
+        perSet.push({
+          scope: ALL_DEV,
+          positions: perSet.flatMap((s) => s.positions),
+          inA: perSet.flatMap((s) => s.inA),
+        });
+      for (const { scope, positions, inA } of perSet) {
+        let figures = scopes.find((s) => s.scope === scope);
+        if (figures === undefined) {
+          figures = { scope, questions: positions.length, figures: [] };
+          scopes.push(figures);
+        }
+        figures.figures.push(foldFigures(variant.name, positions, inA));
+      }
     }
-    return figures;
+    return { scopes, missing };
   });
 }
 
-/** Prints the figures, one variant a line. */
-export function printFoldFigures(figures: readonly FoldFigures[]): void {
-  console.log(`${'variant'.padEnd(48)}    dev      A      B  hit@3`);
-  for (const f of figures) {
-    console.log(
-      `${f.name.padEnd(48)} ${f.dev.toFixed(3)} ${f.a.toFixed(3)} ${f.b.toFixed(3)}   ${f.hitAt3.toFixed(2)}`,
-    );
+/** Prints the figures, one table per scope, one variant a line. */
+export function printFoldFigures(comparison: DevComparison, dataDir = '<kept crawl>'): void {
+  for (const line of missingSetLines(dataDir, comparison.missing)) console.log(line);
+  for (const { scope, questions, figures } of comparison.scopes) {
+    console.log(`\n${`${scope} (${questions} questions)`.padEnd(48)}    dev      A      B  hit@3`);
+    for (const f of figures) {
+      console.log(
+        `${f.name.padEnd(48)} ${f.dev.toFixed(3)} ${f.a.toFixed(3)} ${f.b.toFixed(3)}   ${f.hitAt3.toFixed(2)}`,
+      );
+    }
   }
 }
 
@@ -111,5 +156,5 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     console.error('usage: dev-cv.ts <SEARCH_QUALITY_DATA_DIR of a kept crawl>');
     process.exit(2);
   }
-  printFoldFigures(compareOnDev(dataDir, ABLATIONS));
+  printFoldFigures(compareOnDev(dataDir, ABLATIONS), dataDir);
 }

@@ -5,38 +5,45 @@
  * no server and no crawl. Held questions are never asked here.
  *
  * `npx tsx quality/search/dev-loop.ts <SEARCH_QUALITY_DATA_DIR>` from apps/server.
- * It prints dev hit@1, hit@3, MRR@10 and the dev questions without a relevant
- * page in the top three. The figures to report come from run.ts (over HTTP,
- * baselines beside them).
+ * It prints, for each dev set (Python+Git `dev`, Django `dev-django`) and for
+ * all of them together, dev hit@1, hit@3, MRR@10, and each set's dev
+ * questions without a relevant page in the top three. A dev set the kept
+ * crawl lacks is named, with how to crawl it into a copy. The figures to
+ * report come from run.ts (over HTTP, baselines beside them).
  */
-import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
-import { withKeptCrawl } from './kept-crawl.js';
-import { judgedIdOf } from './manuals.js';
-import { figuresOf, firstRelevant } from './metrics.js';
-import { loadQuestions } from './question-sets.js';
+import { pathToFileURL } from 'node:url';
+import { askDevSets } from './dev-questions.js';
+import { missingSetLines, withKeptCrawlOf } from './kept-crawl.js';
+import { figuresOf, type QualityFigures } from './metrics.js';
+import { DEV_SETS, type QuestionSet } from './question-sets.js';
 
-const dataDir = process.argv[2];
-if (dataDir === undefined) {
-  console.error('usage: dev-loop.ts <SEARCH_QUALITY_DATA_DIR of a kept crawl>');
-  process.exit(2);
+/** The lines dev-loop prints for a kept crawl: figures and misses per dev set, then all together. */
+export function devLoopLines(dataDir: string, sets: readonly QuestionSet[] = DEV_SETS): string[] {
+  return withKeptCrawlOf(dataDir, sets, ({ db, origins, sets: kept, missing }) => {
+    const lines = missingSetLines(dataDir, missing);
+    const figuresLine = (label: string, f: QualityFigures) =>
+      `${label} (${f.questions}): hit@1 ${f.hitAt1.toFixed(2)}  hit@3 ${f.hitAt3.toFixed(2)}  MRR@10 ${f.mrrAt10.toFixed(3)}`;
+    const asked = askDevSets(db, origins, kept);
+    for (const set of asked) {
+      lines.push(figuresLine(set.label, figuresOf(set.positions)));
+      set.questions.forEach((q, i) => {
+        const position = set.positions[i] ?? -1;
+        if (position >= 0 && position < 3) return;
+        const top = (set.ranked[i] ?? []).slice(0, 3).join(', ') || '(nothing)';
+        lines.push(`  ${q.id} ${q.question} → ${top} [at ${position + 1}]`);
+      });
+    }
+    if (asked.length > 1)
+      lines.push(figuresLine('all dev', figuresOf(asked.flatMap((set) => set.positions))));
+    return lines;
+  });
 }
-withKeptCrawl(dataDir, ({ db, owner, collection, origins }) => {
-  const index = new SqliteSearchIndex(db);
-  const positions: number[] = [];
-  const misses: string[] = [];
-  for (const q of loadQuestions().filter((question) => question.split === 'dev')) {
-    const answer = index.search(owner, { query: q.question, collection, limit: 10 });
-    const ids = answer.data.map((hit) => judgedIdOf(hit.url, origins));
-    const position = firstRelevant(ids, q.relevant);
-    positions.push(position);
-    if (position < 0 || position >= 3)
-      misses.push(
-        `  ${q.id} ${q.question} → ${ids.slice(0, 3).join(', ') || '(nothing)'} [at ${position + 1}]`,
-      );
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const dataDir = process.argv[2];
+  if (dataDir === undefined) {
+    console.error('usage: dev-loop.ts <SEARCH_QUALITY_DATA_DIR of a kept crawl>');
+    process.exit(2);
   }
-  const f = figuresOf(positions);
-  console.log(
-    `dev (${f.questions}): hit@1 ${f.hitAt1.toFixed(2)}  hit@3 ${f.hitAt3.toFixed(2)}  MRR@10 ${f.mrrAt10.toFixed(3)}`,
-  );
-  console.log(misses.join('\n'));
-});
+  console.log(devLoopLines(dataDir).join('\n'));
+}

@@ -41,8 +41,23 @@ export const SQLITE_MANUAL: Manual = {
   start: 'index.html',
 };
 
+/**
+ * Debian's Django 3.2 manual (dev questions only, `questions-django.json`): a
+ * second kind of documentation (a web framework's topic guides, how-tos and
+ * reference) to choose ranking on beside Python and Git.
+ */
+export const DJANGO_MANUAL: Manual = {
+  name: 'django',
+  debianPackage: 'python-django-doc',
+  root: '/usr/share/doc/python-django-doc/html',
+  start: 'index.html',
+  // The 586 KB general index (nested lists of links, no text of its own), left out for the
+  // same reason as Python's table of contents; no question is about it.
+  excludePaths: ['/genindex.html'],
+};
+
 /** Every manual the judged questions are about (they name pages as `<name>/<path>`). */
-export const MANUALS: readonly Manual[] = [PYTHON_MANUAL, GIT_MANUAL, SQLITE_MANUAL];
+export const MANUALS: readonly Manual[] = [PYTHON_MANUAL, GIT_MANUAL, SQLITE_MANUAL, DJANGO_MANUAL];
 
 /**
  * The manuals that are not installed, with the command that installs them

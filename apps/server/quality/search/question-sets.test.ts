@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  DEV_SETS,
+  DJANGO_QUESTIONS,
   loadQuestions,
   PYTHON_GIT_QUESTIONS,
   QUESTION_SETS,
@@ -26,6 +28,13 @@ describe('the judged question files', () => {
     expect(SQLITE_QUESTIONS.splits).toEqual(['held']);
     expect(loadQuestions(SQLITE_QUESTIONS).filter((q) => q.split === 'dev')).toEqual([]);
     expect(loadQuestions().length).toBe(loadQuestions(PYTHON_GIT_QUESTIONS).length);
+  });
+
+  it('the Django set is dev only, and the dev tools ask the Python+Git and Django sets, not the SQLite one', () => {
+    expect(DJANGO_QUESTIONS.splits).toEqual(['dev']);
+    expect(loadQuestions(DJANGO_QUESTIONS).every((q) => q.split === 'dev')).toBe(true);
+    expect(DEV_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS]);
+    expect(splitLabel(DJANGO_QUESTIONS, 'dev')).toBe('dev-django');
   });
 
   it('every set crawls into a collection of its own', () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GIT_MANUAL, type Manual, PYTHON_MANUAL, SQLITE_MANUAL } from './manuals.js';
+import { DJANGO_MANUAL, GIT_MANUAL, type Manual, PYTHON_MANUAL, SQLITE_MANUAL } from './manuals.js';
 import type { JudgedQuestion } from './metrics.js';
 
 type Split = JudgedQuestion['split'];
@@ -51,8 +51,29 @@ export const SQLITE_QUESTIONS: QuestionSet = {
   tag: 'sqlite',
 };
 
+/**
+ * The Django manual's questions: dev only (a second dev source, so that a
+ * ranking choice is made on two kinds of documentation), written before any
+ * ranking ran on them.
+ */
+export const DJANGO_QUESTIONS: QuestionSet = {
+  title: "Debian's Django 3.2 HTML manual",
+  manuals: [DJANGO_MANUAL],
+  collection: 'manuals-django',
+  questionsFile: here('./questions-django.json'),
+  splits: ['dev'],
+  tag: 'django',
+};
+
 /** Every set one run of the harness measures, in the order it prints them. */
-export const QUESTION_SETS: readonly QuestionSet[] = [PYTHON_GIT_QUESTIONS, SQLITE_QUESTIONS];
+export const QUESTION_SETS: readonly QuestionSet[] = [
+  PYTHON_GIT_QUESTIONS,
+  SQLITE_QUESTIONS,
+  DJANGO_QUESTIONS,
+];
+
+/** The sets with dev questions, which the dev tools (`dev-loop.ts`, `dev-cv.ts`) ask, each apart and all together. */
+export const DEV_SETS: readonly QuestionSet[] = QUESTION_SETS.filter((set) => set.splits.includes('dev'));
 
 /** The printed name of a split of a set (`dev`, `held`, `held-sqlite`). */
 export function splitLabel(set: QuestionSet, split: Split): string {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CrawledDocument } from './crawled-manuals.js';
+import { ALL_DEV, compareOnDev } from './dev-cv.js';
+import { devLoopLines } from './dev-loop.js';
 import { withKeptCrawl } from './kept-crawl.js';
 import { PYTHON_GIT_QUESTIONS, type QuestionSet } from './question-sets.js';
 import { printManualsQuality, runManualsQuality } from './run.js';
@@ -157,5 +159,57 @@ describe('runManualsQuality over several question sets', () => {
       ).n,
     }));
     expect(opened).toEqual({ collection: PYTHON_GIT_QUESTIONS.collection, pages: 3 });
+  });
+
+  // A second dev set on the kept crawl's bicycle collection, and one whose collection it lacks.
+  const bikesDev: QuestionSet = {
+    ...bikes,
+    questionsFile: join(dir, 'bikes-dev.json'),
+    splits: ['dev'],
+    tag: 'bikes',
+  };
+  const ghost: QuestionSet = { ...bikesDev, title: 'a manual never crawled', collection: 'nowhere' };
+  writeFileSync(
+    bikesDev.questionsFile,
+    JSON.stringify([
+      { id: 'bd1', question: 'oil my bicycle chain', relevant: ['bikes/chain.html'], split: 'dev' },
+      { id: 'bd2', question: 'worn brake pads', relevant: ['bikes/brakes.html'], split: 'dev' },
+      // Judged on a page that shares no word with it: a miss.
+      { id: 'bd3', question: 'pump the tyres', relevant: ['bikes/saddle.html'], split: 'dev' },
+    ]),
+  );
+
+  it('dev-cv measures each dev set apart and all together, halves alternating within each set', () => {
+    const comparison = compareOnDev(dataDir, [{ name: 'default', options: {} }], [drinks, bikesDev, ghost]);
+    expect(comparison.missing).toEqual([ghost]);
+    expect(comparison.scopes.map((s) => [s.scope, s.questions])).toEqual([
+      ['dev', 1],
+      ['dev-bikes', 3],
+      [ALL_DEV, 4],
+    ]);
+    const [drinksFigures, bikesFigures, allFigures] = comparison.scopes.map((s) => s.figures[0]);
+    // drinks: one question, found first, in half A; half B is empty.
+    expect(drinksFigures).toEqual({ name: 'default', dev: 1, a: 1, b: 0, hitAt3: 1 });
+    // bicycles: found first, found first, missed; A holds the 1st and 3rd.
+    expect(bikesFigures?.dev).toBeCloseTo(2 / 3);
+    expect(bikesFigures?.a).toBeCloseTo(1 / 2);
+    expect(bikesFigures?.b).toBe(1);
+    // All together: A is each set's A half (drinks' 1st, bicycles' 1st and 3rd), not every other question of the whole.
+    expect(allFigures?.dev).toBeCloseTo(3 / 4);
+    expect(allFigures?.a).toBeCloseTo(2 / 3);
+    expect(allFigures?.b).toBe(1);
+  });
+
+  it('dev-loop prints each dev set, its misses, all together, and how to crawl a missing set', () => {
+    const lines = devLoopLines(dataDir, [drinks, bikesDev, ghost]);
+    expect(lines[0]).toMatch(
+      /^a manual never crawled: the kept crawl in .* has no collection nowhere; crawl it into a copy/,
+    );
+    expect(lines).toContain('dev (1): hit@1 1.00  hit@3 1.00  MRR@10 1.000');
+    expect(lines).toContain('dev-bikes (3): hit@1 0.67  hit@3 0.67  MRR@10 0.667');
+    expect(lines.filter((line) => line.startsWith('  '))).toEqual([
+      expect.stringMatching(/^ {2}bd3 pump the tyres → .*bikes\/tyres\.html.* \[at 0\]$/),
+    ]);
+    expect(lines.at(-1)).toBe('all dev (4): hit@1 0.75  hit@3 0.75  MRR@10 0.750');
   });
 });

@@ -1,0 +1,44 @@
+import type Database from 'better-sqlite3';
+import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/search/sqlite-search-index.js';
+import type { KeptSet } from './kept-crawl.js';
+import { judgedIdOf } from './manuals.js';
+import { firstRelevant, type JudgedQuestion } from './metrics.js';
+import { loadQuestions, splitLabel } from './question-sets.js';
+
+/** One question set's dev questions asked of a kept crawl's index under one ranking. */
+export interface AskedDevSet {
+  /** The set's printed dev label (`dev`, `dev-django`). */
+  label: string;
+  questions: JudgedQuestion[];
+  /** The judged ids of each question's first ten hits (null: a page of no manual). */
+  ranked: (string | null)[][];
+  /** Each question's first relevant position among them (-1: none). */
+  positions: number[];
+}
+
+/**
+ * Asks each kept set's dev questions (never a held one) in its own
+ * collection of the index, in-process, ranked with `options`.
+ */
+export function askDevSets(
+  db: Database.Database,
+  origins: Record<string, string>,
+  sets: readonly KeptSet[],
+  options: SqliteSearchIndexOptions = {},
+): AskedDevSet[] {
+  const index = new SqliteSearchIndex(db, options);
+  return sets.map(({ set, owner, collection }) => {
+    const questions = loadQuestions(set).filter((q) => q.split === 'dev');
+    const ranked = questions.map((q) =>
+      index
+        .search(owner, { query: q.question, collection, limit: 10 })
+        .data.map((hit) => judgedIdOf(hit.url, origins)),
+    );
+    return {
+      label: splitLabel(set, 'dev'),
+      questions,
+      ranked,
+      positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
+    };
+  });
+}
