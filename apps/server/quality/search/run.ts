@@ -1,9 +1,9 @@
 /**
- * Search quality on real documentation: serves Debian's Python, Git and
- * SQLite HTML manuals from 127.0.0.1, deep-crawls them through the real
+ * Search quality on real documentation: serves Debian's Python, Git,
+ * SQLite and Django HTML manuals from 127.0.0.1, deep-crawls them through the real
  * server's API, each question set's manuals into a collection of its own
  * (question-sets.ts), asks each set's judged questions, and prints hit@1,
- * hit@3 and MRR@10 per split (dev, held, held-sqlite) for our
+ * hit@3 and MRR@10 per split (dev, held, held-sqlite, dev-django) for our
  * `POST /api/v1/search` beside plain FTS5 and MiniSearch defaults indexing
  * the same set's pages (their text read back through the API) in the same run.
  *
