@@ -8,7 +8,8 @@ function candidate(key: number, title: string, overrides: Partial<RankCandidate>
     url: `https://docs.example/page-${key}`,
     title,
     headings: '',
-    opening: '',
+    lead: '',
+    summary: '',
     lexical: 1,
     held: [true],
     ...overrides,
@@ -55,10 +56,10 @@ describe('rerank', () => {
 
   it("counts the query's words in the summary past a synopsis, which the lead does not reach", () => {
     const synopsis = `SYNOPSIS\n\n${'git blame [-c] [-b] [-l] [--root] [-t] [-f] [-n] [-s] [-e] [-p] [-w] '.repeat(4)}`;
-    const described = candidate(2, 'git-blame(1)', {
-      opening: `${synopsis}\n\nDESCRIPTION\n\nAnnotates each line in the given file with the revision which last changed it.`,
-    });
-    const other = candidate(1, 'git-blame(1)', { opening: synopsis });
+    const opening = `${synopsis}\n\nDESCRIPTION\n\nAnnotates each line in the given file with the revision which last changed it.`;
+    // As the stores hand them: the body's start, and the summary written when the page was indexed.
+    const described = candidate(2, 'git-blame(1)', { lead: opening, summary: summaryOf(opening) });
+    const other = candidate(1, 'git-blame(1)', { lead: synopsis, summary: summaryOf(synopsis) });
     const query = parseSearchQuery('line file', { prefixLastWord: false, expandSynonyms: false });
     expect(rerank([other, described], query).map((r) => r.candidate.key)).toEqual([2, 1]);
     const off = rerank([other, described], query, { ...DEFAULT_RERANK_WEIGHTS, summary: 0 });

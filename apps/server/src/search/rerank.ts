@@ -10,10 +10,15 @@ export interface RankCandidate {
   /** Headings joined with newlines. */
   headings: string;
   /**
-   * The opening of the body (its first {@link OPENING_CHARACTERS} characters), or '' when not
-   * read: the lead and the summary priors are read from it.
+   * The body's start, at least its first {@link LEAD_CHARACTERS} characters (only those are read),
+   * or '' when not read: the lead prior counts the query's words in it.
    */
-  opening: string;
+  lead: string;
+  /**
+   * The page's summary as the store keeps it (`summary` column: {@link summaryOf} of the body's
+   * first {@link OPENING_CHARACTERS} characters, written when the page is indexed), or ''.
+   */
+  summary: string;
   /** The store's field-weighted BM25 score (higher is better, > 0). */
   lexical: number;
   /** For each query clause (same order), whether the document holds it in any field. */
@@ -33,7 +38,7 @@ export interface RerankWeights {
   headings: number;
   /** Adds `url × share of clauses in the URL path` (`/library/csv.html` holds "csv"). */
   url: number;
-  /** Adds `lead × share of clauses in the body's opening` (a page's first sentence says what it is about). */
+  /** Adds `lead × share of clauses in the body's first {@link LEAD_CHARACTERS} characters` (a page's first sentence says what it is about). */
   lead: number;
   /**
    * Adds `summary × share of clauses in the page's summary`, the first sentence of its first
@@ -53,8 +58,8 @@ export interface RerankWeights {
 export const LEAD_CHARACTERS = 200;
 
 /**
- * How much of the body's start the stores read for the lead and the summary: a manual page's
- * synopsis can run to a thousand characters before its first sentence of prose.
+ * How much of the body's start a page's summary is looked for in (when it is indexed): a manual
+ * page's synopsis can run to a thousand characters before its first sentence of prose.
  */
 export const OPENING_CHARACTERS = 2000;
 
@@ -96,8 +101,8 @@ export function rerank(
     const title = stemsOf(candidate.title ?? '');
     const headings = stemsOf(candidate.headings);
     const path = stemsOf(pathOf(candidate.url));
-    const lead = stemsOf(candidate.opening.slice(0, LEAD_CHARACTERS));
-    const summary = weights.summary > 0 ? stemsOf(summaryOf(candidate.opening)) : new Set<string>();
+    const lead = stemsOf(candidate.lead.slice(0, LEAD_CHARACTERS));
+    const summary = weights.summary > 0 ? stemsOf(candidate.summary) : new Set<string>();
     const share = (stems: Set<string>) => clauses.filter((c) => holds(stems, c)).length / n;
     const titleShare = share(title);
     const prior =

@@ -86,6 +86,24 @@ describe('SqliteSearchIndex ranking', () => {
     ]);
   });
 
+  it('ranks by the summary stored with the page, as its indexing or the migration wrote it', () => {
+    const db = new Database(':memory:');
+    const index = new SqliteSearchIndex(db);
+    // Two pages alike but for their URL: the same bm25, the same lead, the same summary.
+    const body = `Writes a report of the working tree into the standard output stream.\n\n${'More text on other things. '.repeat(5)}Each line holds its author.`;
+    index.upsert(doc({ url: 'https://d.example/first', title: 'tool(1)', body }));
+    index.upsert(doc({ url: 'https://d.example/second', title: 'tool(1)', body }));
+    const query = params('author of each line');
+    expect(urls(index.search(OWNER, query))).toEqual(['https://d.example/first', 'https://d.example/second']);
+    // The second page's stored summary now names what is asked: the ranking reads the column, not
+    // the body's first sentence again (which still says nothing of authors or lines).
+    db.prepare('UPDATE search_documents SET summary = ? WHERE url = ?').run(
+      'Annotates each line of a file with the author who last modified it.',
+      'https://d.example/second',
+    );
+    expect(urls(index.search(OWNER, query))).toEqual(['https://d.example/second', 'https://d.example/first']);
+  });
+
   describe('small-field candidates', () => {
     const rankOf = (c: SmallFieldCase, options: ConstructorParameters<typeof SqliteSearchIndex>[1] = {}) => {
       const index = new SqliteSearchIndex(new Database(':memory:'), options);

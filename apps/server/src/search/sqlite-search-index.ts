@@ -208,7 +208,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
         url: doc.url,
         title: doc.title,
         headings: doc.headings,
-        opening: doc.opening,
+        lead: doc.lead,
+        summary: doc.summary,
         lexical: row.score,
         held: held.map((set) => set === null || set.has(row.seq)),
       });

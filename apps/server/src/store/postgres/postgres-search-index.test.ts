@@ -157,6 +157,39 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
     expect(answer.data[0]!.score).toBeGreaterThan(answer.data[1]!.score * 1.1);
   });
 
+  it('ranks by the summary stored with the page, as the SQLite index does', async () => {
+    // Two pages alike but for their URL: the same BM25, the same lead, the same summary.
+    const body = `Writes a report of the working tree into the standard output stream.\n\n${'More text on other things. '.repeat(5)}Each line holds its author.`;
+    const page = (name: string) => ({
+      owner: 'own_a',
+      collection: 'stored-summaries',
+      url: `https://d.example/${name}`,
+      title: 'tool(1)',
+      headings: [],
+      body,
+      runId: 'run_1',
+    });
+    await postgres.upsert(page('first'));
+    await postgres.upsert(page('second'));
+    const ranked = async () =>
+      (
+        await postgres.search('own_a', {
+          query: 'author of each line',
+          collection: 'stored-summaries',
+          limit: 10,
+        })
+      ).data.map((hit) => hit.url);
+    expect(await ranked()).toEqual(['https://d.example/first', 'https://d.example/second']);
+    // The second page's stored summary now names what is asked: the ranking reads the column, not
+    // the body's first sentence again (which still says nothing of authors or lines).
+    await pool.query('UPDATE search_documents SET summary = $1 WHERE collection = $2 AND url = $3', [
+      'Annotates each line of a file with the author who last modified it.',
+      'stored-summaries',
+      'https://d.example/second',
+    ]);
+    expect(await ranked()).toEqual(['https://d.example/second', 'https://d.example/first']);
+  });
+
   describe('small-field candidates, as on SQLite', () => {
     /** The wanted page's rank in the first 50 hits (Infinity when absent). */
     const rankOf = async (index: PostgresSearchIndex, c: SmallFieldCase, collection: string) => {

@@ -15,7 +15,13 @@ import {
   positiveClauses,
   type QueryClause,
 } from '../../search/query-parser.js';
-import { OPENING_CHARACTERS, type RankCandidate, rerank, summaryOf } from '../../search/rerank.js';
+import {
+  LEAD_CHARACTERS,
+  OPENING_CHARACTERS,
+  type RankCandidate,
+  rerank,
+  summaryOf,
+} from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import {
@@ -226,7 +232,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
       url: row.url,
       title: row.title,
       headings: row.headings,
-      opening: row.opening,
+      lead: row.lead,
+      summary: row.summary,
       lexical: row.score,
       held: row.held,
     }));
@@ -494,7 +501,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
         FROM scored s LEFT JOIN pair_scores ps USING (seq)
         ORDER BY 2 DESC, s.seq LIMIT ${bind(limit)}
       )
-      SELECT d.seq, d.id, d.url, d.title, d.headings, left(d.body, ${OPENING_CHARACTERS}) AS opening, d.collection, d.indexed_at, p.score,
+      SELECT d.seq, d.id, d.url, d.title, d.headings, left(d.body, ${LEAD_CHARACTERS}) AS lead, d.summary, d.collection, d.indexed_at, p.score,
         ARRAY[${clauses.map((c) => `d.tsv @@ ${c}`).join(', ')}] AS held
       FROM page p JOIN search_documents d ON d.seq = p.seq
       ORDER BY p.score DESC, d.seq`;
@@ -539,8 +546,10 @@ interface RankedRow {
   url: string;
   title: string | null;
   headings: string;
-  /** The body's first OPENING_CHARACTERS characters. */
-  opening: string;
+  /** The body's first LEAD_CHARACTERS characters. */
+  lead: string;
+  /** The page's summary as it was indexed. */
+  summary: string;
   collection: string;
   indexed_at: Date;
   score: number;

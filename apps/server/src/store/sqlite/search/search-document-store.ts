@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { OPENING_CHARACTERS } from '../../../search/rerank.js';
+import { LEAD_CHARACTERS } from '../../../search/rerank.js';
 
 /** A document row as the search index writes it. */
 export interface SearchDocumentRow {
@@ -63,8 +63,10 @@ export interface MatchedDocument {
   url: string;
   title: string | null;
   headings: string;
-  /** The body's first {@link OPENING_CHARACTERS} characters. */
-  opening: string;
+  /** The body's first {@link LEAD_CHARACTERS} characters. */
+  lead: string;
+  /** The page's summary as it was indexed (see {@link SearchDocumentRow.summary}). */
+  summary: string;
   collection: string;
   indexed_at: string;
 }
@@ -122,7 +124,7 @@ export class SearchDocumentStore {
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
     this.documentBySeq = db.prepare(
-      `SELECT seq, id, url, title, headings, substr(body, 1, ${OPENING_CHARACTERS}) AS opening, collection, indexed_at
+      `SELECT seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, summary, collection, indexed_at
        FROM search_documents WHERE seq = ?`,
     );
     this.bodyBySeq = db.prepare('SELECT body FROM search_documents WHERE seq = ?').pluck();
