@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { type ArticleMetadata, articleMetadata, READABILITY_LIMITS } from '../readability.js';
 import { type ContentElement, type ContentNode, ELEMENT_NODE, TEXT_NODE } from './light-dom.js';
 import type { HtmlDocument } from './parse-document.js';
+import { svgShowsText } from './svg-text.js';
 
 /** Below this many characters of text, Readability's pick is compared with the plain fallback. */
 const SHORT_TEXT = 200;
@@ -15,7 +16,6 @@ const NOISE_TAGS = new Set([
   'IFRAME',
   'OBJECT',
   'EMBED',
-  'SVG',
   'CANVAS',
   'FORM',
   'BUTTON',
@@ -74,7 +74,8 @@ function inPageContents(nav: ContentElement, pageUrl: string): boolean {
 
 /**
  * Removes noise under `root` in one walk (cheaper than a CSS query over
- * linkedom): noise elements, hidden ones, `<header>`s and `<aside>`s that
+ * linkedom): noise elements, inline SVGs that show no text (icons; a
+ * diagram's labels are content: `svg-text.ts`), hidden ones, `<header>`s and `<aside>`s that
  * are not inside a `<main>`/`<article>` (site headers and sidebars), and
  * asides inside it that are mostly links (related links; footnotes and
  * notes stay). A `<nav>` inside a `<main>`/`<article>` whose links all lead
@@ -102,6 +103,11 @@ export function removeNoise(root: ContentElement, pageUrl: string): void {
       (tag === 'ASIDE' && linkDense(element))
     ) {
       doomed.push(element);
+      continue;
+    }
+    if (tag === 'SVG') {
+      // Kept whole when it shows text (its labels are written by the converters); its inside is no HTML.
+      if (!svgShowsText(element)) doomed.push(element);
       continue;
     }
     push(element, inContent || CONTENT_ROOTS.has(tag) || element.getAttribute('role') === 'main');

@@ -8,10 +8,14 @@
  * comes out as a GFM table with the same rows and cells, every code block
  * as a fence with its text (and its language where the page names one), every
  * nested list indented under its item, every link as `[text](absolute URL)`.
+ * Inline SVG on real pages too: a diagram's drawn labels come out as text
+ * (the SQLite manual's syntax diagrams, sqlite3-doc), an icon leaves nothing
+ * (saved pages of `../shared/corpora/readability-dev`).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { convertPage } from './convert-page.js';
+import { convertPage, convertWithReadability } from './convert-page.js';
 import { type ContentElement, parseLightDocument } from './light-dom.js';
 import { elementToMarkdown } from './markdown.js';
 import { documentBaseUrl, scanPage } from './page-metadata.js';
@@ -19,6 +23,11 @@ import { parseHtmlDocument } from './parse-document.js';
 
 const PYTHON = '/usr/share/doc/python3.11/html';
 const GIT = '/usr/share/doc/git-doc';
+const SQLITE = '/usr/share/doc/sqlite3';
+/** Saved real pages (mozilla/readability's test pages), kept beside the repository (CI has them there). */
+const READABILITY_DEV = fileURLToPath(
+  new URL('../../../../../shared/corpora/readability-dev/', import.meta.url),
+);
 
 interface RealPage {
   file: string;
@@ -183,4 +192,48 @@ describe.each(
       expect(markdown, href).toContain(`](${href})`);
     }
   });
+});
+
+describe('inline SVG on real pages', () => {
+  const convert = (html: string, url: string) => [
+    convertPage(html, url),
+    convertWithReadability(html, url, { html: true }),
+  ];
+
+  // The SQLite manual draws its syntax diagrams as inline SVG (pikchr): the labels are the syntax.
+  it.each(['lang_analyze.html', 'lang_dropindex.html'])(
+    'writes the labels of each diagram of SQLite %s, in order, into Markdown and text on both paths',
+    (file) => {
+      const html = readFileSync(`${SQLITE}/${file}`, 'utf8');
+      const diagrams = Array.from(parseHtmlDocument(html).querySelectorAll('svg'))
+        .map((svg) =>
+          Array.from(svg.querySelectorAll('text')).map((text) => collapse(text.textContent ?? '')),
+        )
+        .filter((labels) => labels.length > 0);
+      expect(diagrams.length).toBeGreaterThan(0);
+      for (const page of convert(html, `http://127.0.0.1/${file}`)) {
+        for (const labels of diagrams) {
+          expect(plain(page.markdown)).toContain(labels.join(' '));
+          expect(collapse(page.text)).toContain(labels.join(' '));
+        }
+        // The content's HTML keeps the diagrams themselves.
+        expect(page.html.match(/<svg\b/gi)?.length).toBe(diagrams.length);
+      }
+    },
+  );
+
+  // Icons (inline SVG drawing no text) inside the content of saved news and blog pages.
+  it.each(['cnet-svg-classes', 'nytimes-3', 'lazy-image-2'])(
+    'leaves the icons of %s out of the content, as before',
+    (name) => {
+      const html = readFileSync(`${READABILITY_DEV}${name}/source.html`, 'utf8');
+      const document = parseHtmlDocument(html);
+      const icons = Array.from(document.querySelectorAll('svg'));
+      expect(icons.length).toBeGreaterThan(0);
+      expect(icons.every((svg) => svg.querySelector('text') === null)).toBe(true);
+      const page = convertPage(html, `http://127.0.0.1/${name}.html`);
+      expect(page.html).not.toMatch(/<svg\b/i);
+      expect(page.markdown.length).toBeGreaterThan(500);
+    },
+  );
 });

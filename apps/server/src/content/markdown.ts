@@ -13,6 +13,7 @@
 
 import { type ContentElement, firstDescendant } from './light-dom.js';
 import { parseHtmlDocument } from './parse-document.js';
+import { svgLabels } from './svg-text.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -30,7 +31,6 @@ const SKIPPED = new Set([
   'IFRAME',
   'OBJECT',
   'EMBED',
-  'SVG',
   'CANVAS',
   'BUTTON',
   'INPUT',
@@ -68,6 +68,7 @@ const INLINE = new Set([
   'STRONG',
   'SUB',
   'SUP',
+  'SVG',
   'TIME',
   'TT',
   'U',
@@ -132,6 +133,11 @@ function inlineElement(element: ContentElement): string {
   switch (tag) {
     case 'BR':
       return '\n';
+    case 'SVG': {
+      // A diagram's labels, in the order drawn, as text beside the text around it (an icon's SVG shows none).
+      const labels = svgLabels(element);
+      return labels.length > 0 ? ` ${escapeText(labels.join(' '))} ` : '';
+    }
     case 'A': {
       const text = inlineOf(element);
       const href = element.getAttribute('href')?.trim();

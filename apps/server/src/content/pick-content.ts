@@ -41,7 +41,7 @@ const UNLIKELY_ROLES = new Set([
   'alertdialog',
   'dialog',
 ]);
-/** Never content, never scored. */
+/** Never content, never scored (an inline `<svg>` is not scored either, and left to the clean-up). */
 const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'EMBED']);
 const SCORED = new Set(['SECTION', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'TD', 'PRE']);
 /** A `<div>` holding one of these (at any depth) is a container, not a paragraph. */
@@ -190,6 +190,8 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
   const stack: [LightElement, boolean][] = [[body, false]];
   while (stack.length > 0) {
     const [element, inTableOrCode] = stack.pop()!;
+    // An inline SVG is neither scored nor dropped here: the clean-up after the pick keeps one that shows text.
+    if (element.tagName === 'SVG') continue;
     if (SKIPPED.has(element.tagName) || (element !== body && unlikely(element, inTableOrCode))) {
       doomed.push(element);
       continue;

@@ -1,4 +1,5 @@
 import type { ContentElement, ContentNode } from './light-dom.js';
+import { svgLabels } from './svg-text.js';
 
 /** Blocks separated from their neighbours by a blank line. */
 const PARAGRAPH_BLOCKS = new Set([
@@ -46,17 +47,7 @@ const LINE_BLOCKS = new Set([
   'CENTER',
 ]);
 /** Never shown as text. */
-const SKIPPED = new Set([
-  'SCRIPT',
-  'STYLE',
-  'NOSCRIPT',
-  'TEMPLATE',
-  'HEAD',
-  'SVG',
-  'CANVAS',
-  'IFRAME',
-  'OBJECT',
-]);
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'CANVAS', 'IFRAME', 'OBJECT']);
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -139,6 +130,12 @@ function walk(root: ContentElement, builder: TextBuilder): void {
     if (node.nodeType !== ELEMENT_NODE) continue;
     const tag = (node as ContentElement).tagName.toUpperCase();
     if (SKIPPED.has(tag)) continue;
+    if (tag === 'SVG') {
+      // A diagram's labels, in the order drawn, as text in the line (an icon's SVG shows none).
+      const labels = svgLabels(node as ContentElement);
+      if (labels.length > 0) builder.text(` ${labels.join(' ')} `);
+      continue;
+    }
     if (tag === 'BR') {
       builder.breakAt(1);
       continue;
