@@ -22,6 +22,7 @@ describe('the paragraph check', () => {
     expect(block).toEqual({
       kept: 'alsoaddaheadertothemessagewithitsparameters',
       page: 'alsoaddacontenttypeheadertothemessagewithitsparameters',
+      chrome: false,
     });
     expect(
       missingBlocks([block!], 'Also add a Content-Type header to the message, with its parameters.'),
@@ -42,11 +43,45 @@ describe('the paragraph check', () => {
   });
 
   it('finds a block only where its words stand together, in order', () => {
-    const block = (text: string) => ({ kept: text, page: text });
+    const block = (text: string) => ({ kept: text, page: text, chrome: false });
     expect(missingBlocks([block('onetwo'), block('three')], 'One, *two*.\n\n- three')).toEqual([]);
     expect(missingBlocks([block('onetwo'), block('four')], 'one three two')).toEqual([
       block('onetwo'),
       block('four'),
     ]);
+  });
+
+  it("sets apart what Readability keeps only with its chrome filter off, outside the page's marked content", () => {
+    // Under 500 characters of content: Readability runs again without its chrome filter and keeps the footer.
+    const page = (main: string) =>
+      `<!doctype html><html><head><title>Index</title></head><body>${main}` +
+      '<div class="footer">Copyright 2001-2026, the Foundation. <br>Last updated on October 07, 2026.</div></body></html>';
+    const marked = readabilityBlocks(
+      page('<div role="main"><h1>Index J</h1><p>Jansen, Jack; java_ver(), in module platform.</p></div>'),
+      url,
+    );
+    expect(marked.filter((b) => b.chrome).map((b) => b.kept)).toEqual([
+      'copyright20012026thefoundationlastupdatedonoctober072026',
+    ]);
+    expect(marked.filter((b) => !b.chrome).map((b) => b.kept)).toContain('jansenjackjavaverinmoduleplatform');
+    // The same page marking no content: nothing is set apart, the footer counts like any block.
+    const unmarked = readabilityBlocks(
+      page('<div><h1>Index J</h1><p>Jansen, Jack; java_ver(), in module platform.</p></div>'),
+      url,
+    );
+    expect(unmarked.some((b) => b.kept.startsWith('copyright'))).toBe(true);
+    expect(unmarked.every((b) => !b.chrome)).toBe(true);
+    // A footer-like element inside the marked content is the content's own: counted.
+    const inside = readabilityBlocks(
+      page(
+        '<main><p>Jansen, Jack; java_ver(), in module platform.</p><div class="footer"><p>A note below.</p></div></main>',
+      ),
+      url,
+    );
+    expect(inside.find((b) => b.kept === 'anotebelow')).toEqual({
+      kept: 'anotebelow',
+      page: 'anotebelow',
+      chrome: false,
+    });
   });
 });

@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertPage, convertWithReadability } from '../src/content/convert-page.js';
-import { markedContentWords, missingBlocks, readabilityBlocks } from './paragraph-check.js';
+import { missingBlocks, readabilityBlocks } from './paragraph-check.js';
 
 const roots = process.argv.slice(2);
 if (roots.length === 0) roots.push('/usr/share/doc/git-doc');
@@ -29,7 +29,8 @@ for (const root of roots) {
   const paths: Record<string, number> = { light: 0, readability: 0 };
   let blocks = 0;
   let missing = 0;
-  let missingOutside = 0;
+  let chromeBlocks = 0;
+  let chromeMissing = 0;
   let missingBefore = 0;
   let pagesMissing = 0;
   let ourChars = 0;
@@ -49,26 +50,30 @@ for (const root of roots) {
     paths[ours.article === undefined ? 'light' : 'readability']! += 1;
     ourChars += ours.markdown.length;
     theirChars += theirs.markdown.length;
-    const kept = readabilityBlocks(html, url);
+    // Blocks Readability kept only with its chrome filter off, outside the marked content, are set apart.
+    const all = readabilityBlocks(html, url);
+    const kept = all.filter((block) => !block.chrome);
+    const chrome = all.filter((block) => block.chrome);
     blocks += kept.length;
+    chromeBlocks += chrome.length;
     const lost = missingBlocks(kept, ours.markdown);
+    const chromeLost = missingBlocks(chrome, ours.markdown);
     missing += lost.length;
-    const marked = lost.length > 0 ? markedContentWords(html) : null;
-    const outside = marked === null ? [] : lost.filter((block) => !marked.includes(block.kept));
-    missingOutside += outside.length;
+    chromeMissing += chromeLost.length;
     missingBefore += missingBlocks(kept, theirs.markdown).length;
     if (lost.length > 0) pagesMissing += 1;
-    if (verbose)
-      for (const block of lost)
-        console.log(
-          `  ${file}${outside.includes(block) ? ' (outside marked)' : ''}: ${block.kept.slice(0, 100)}`,
-        );
+    if (verbose) {
+      for (const block of lost) console.log(`  ${file}: ${block.kept.slice(0, 100)}`);
+      for (const block of chromeLost)
+        console.log(`  ${file} (chrome, not counted): ${block.kept.slice(0, 100)}`);
+    }
   }
   const n = files.length;
   console.log(
     `${root}: ${n} pages; light tree ${paths.light}, linkedom + Readability ${paths.readability}\n` +
       `  blocks Readability kept, missing from our Markdown: ${missing} of ${blocks} (on ${pagesMissing} pages; ` +
-      `${missingOutside} of them outside the content the page marks); ` +
+      `not counted: ${chromeBlocks} more kept only with Readability's chrome filter off, outside the marked content, ` +
+      `${chromeMissing} of them missing); ` +
       `from the linkedom + Readability path's: ${missingBefore}\n` +
       `  Markdown characters, ours / Readability path's: ${(ourChars / Math.max(1, theirChars)).toFixed(3)}\n` +
       `  CPU ms/page: convertPage ${(ourMs / n).toFixed(1)}, linkedom + Readability path ${(theirMs / n).toFixed(1)}`,
