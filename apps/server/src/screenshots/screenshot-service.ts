@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { ServerConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
@@ -81,23 +81,28 @@ const WEBRTC_GUARD_ARGS = [
 ];
 
 /**
- * The page's size, read after two frames (or 100 ms for a page that is not
- * painted). A string, not a function: run from the sources through tsx,
- * esbuild's keepNames wraps a function's inner functions in a `__name` helper
- * that the page does not have (ReferenceError, no screenshot).
+ * The page's size, read once the page's fonts are in (at most
+ * `fontWaitMs`) and one task after the call: a request that the `load`
+ * handlers queue in a timer has started by then, so the capture sees it and
+ * waits for it. No wait for a frame: the screenshot makes its own, and on
+ * two shared cores the compositor is often busy with the other tab's
+ * screenshot (waiting for two frames cost 60–100 ms a page).
+ * A string, not a function: run from the sources through tsx, esbuild's
+ * keepNames wraps a function's inner functions in a `__name` helper that
+ * the page does not have (ReferenceError, no screenshot).
  */
-const MEASURE_PAGE = `new Promise((resolve) => {
-  const done = () => {
+function measurePage(fontWaitMs: number): string {
+  return `new Promise((resolve) => setTimeout(resolve, 0))
+  .then(() => document.fonts && Promise.race([document.fonts.ready, new Promise((resolve) => setTimeout(resolve, ${fontWaitMs}))]))
+  .then(() => {
     const root = document.documentElement;
     const body = document.body;
-    resolve({
+    return {
       width: Math.max(root.scrollWidth, body ? body.scrollWidth : 0, root.clientWidth),
       height: Math.max(root.scrollHeight, body ? body.scrollHeight : 0, root.clientHeight),
-    });
-  };
-  requestAnimationFrame(() => requestAnimationFrame(done));
-  setTimeout(done, 100);
-})`;
+    };
+  })`;
+}
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 const LAUNCH_TIMEOUT_MS = 30_000;
@@ -153,6 +158,9 @@ export class ScreenshotService implements ScreenshotServiceLike {
   private readonly networkIdleTimeoutMs: number;
   private readonly networkQuietMs: number;
   private readonly relaunchBackoffMs: number;
+  private readonly measureScript: string;
+  /** Each tab's DevTools session, opened on its first screenshot and kept while the tab lives. */
+  private readonly devtools = new WeakMap<Page, Promise<CDPSession>>();
   private browser: Browser | undefined;
   private launching: Promise<Browser> | undefined;
   private launchFailure: { reason: string; at: number } | undefined;
@@ -170,6 +178,19 @@ export class ScreenshotService implements ScreenshotServiceLike {
     this.networkQuietMs = options.networkQuietMs ?? 200;
     this.relaunchBackoffMs = options.relaunchBackoffMs ?? 30_000;
     this.runContextIdleMs = options.runContextIdleMs ?? 5000;
+    this.measureScript = measurePage(this.networkIdleTimeoutMs);
+  }
+
+  /** The tab's DevTools session (one per tab, reused by the tab's next captures). */
+  private devtoolsOf(tab: Page, context: BrowserContext): Promise<CDPSession> {
+    let session = this.devtools.get(tab);
+    if (!session) {
+      session = context.newCDPSession(tab);
+      // A failed attach (the tab closed meanwhile) is not kept for the tab's next capture.
+      session.catch(() => this.devtools.delete(tab));
+      this.devtools.set(tab, session);
+    }
+    return session;
   }
 
   /** The browser's open contexts (one per run that took screenshots in the last few seconds). */
@@ -393,13 +414,12 @@ export class ScreenshotService implements ScreenshotServiceLike {
         reusable = true;
         throw new PageError('http_error', `the page answered HTTP ${response.status()}`);
       }
-      // Late requests (fonts, lazy images) start once the loaded page has been laid out and
-      // painted: after two frames, a page that started none and has none in flight is done
-      // (no fixed pause for the common static page); otherwise wait for the network to go
-      // quiet, not long for chatty pages.
+      // Late requests (lazy images, scripts the `load` handlers start) follow `load`: a page that
+      // started none by the measure and has none in flight is done (no fixed pause for the common
+      // static page); otherwise wait for the network to go quiet, not long for chatty pages.
       const startedAtLoad = network.started;
       const page = tab;
-      const measure = () => page.evaluate<{ width: number; height: number }>(MEASURE_PAGE);
+      const measure = () => page.evaluate<{ width: number; height: number }>(this.measureScript);
       let size = await step(measure(), 'measure');
       if (network.inFlight > 0 || network.started > startedAtLoad) {
         await step(
@@ -408,20 +428,22 @@ export class ScreenshotService implements ScreenshotServiceLike {
         );
         size = await step(measure(), 'measure'); // late images may have changed the height
       }
-      const png = await step(
-        page.screenshot({
-          type: 'png',
-          fullPage: true,
-          clip: {
-            x: 0,
-            y: 0,
-            width: Math.max(1, Math.min(Math.ceil(size.width), this.maxPageWidth)),
-            height: Math.max(1, Math.min(Math.ceil(size.height), this.maxPageHeight)),
-          },
-          timeout: remaining(),
+      const width = Math.max(1, Math.min(Math.ceil(size.width), this.maxPageWidth));
+      const height = Math.max(1, Math.min(Math.ceil(size.height), this.maxPageHeight));
+      // The DevTools call Playwright's full-page screenshot ends with, sent directly: Playwright's
+      // own steps before it (a caret-hiding style added to and removed from every frame, each a
+      // style recalculation of the whole page, and four more round trips) cost 10–20% of a long
+      // page's capture. Same image: the page's full size, cut at the caps, scale 1.
+      const session = await step(this.devtoolsOf(page, context), 'screenshot');
+      const shot = await step(
+        session.send('Page.captureScreenshot', {
+          format: 'png',
+          clip: { x: 0, y: 0, width, height, scale: 1 },
+          captureBeyondViewport: width > VIEWPORT.width || height > VIEWPORT.height,
         }),
         'screenshot',
       );
+      const png = Buffer.from(shot.data, 'base64');
       reusable = true;
       return png;
     } catch (error) {
@@ -530,7 +552,7 @@ function isTargetClosed(error: unknown): boolean {
   return (
     error instanceof Error &&
     (error.name === 'TargetClosedError' ||
-      /Target page, context or browser has been closed/.test(error.message))
+      /Target page, context or browser has been closed|Target closed|Session closed/.test(error.message))
   );
 }
 
