@@ -27,6 +27,7 @@ interface Waiting extends CompletedItem {
 export class ResultWriter {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
   private writing: Promise<void> = Promise.resolve();
   /** Transactions written, and outcomes they held: what the batching achieved. */
   readonly counts = { batches: 0, outcomes: 0 };
@@ -50,11 +51,24 @@ export class ResultWriter {
     });
   }
 
+  /**
+   * Writes what waits at the end of this turn of the event loop rather than
+   * after the delay: outcomes handed in during the same turn (pages the
+   * converter answered together) still share the transaction.
+   */
+  flushSoon(): void {
+    if (this.queue.length > 0) this.soon ??= setImmediate(() => void this.flush());
+  }
+
   /** Writes what waits now, after the batch being written (if any); resolves once all of it is written. */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = null;
+    }
+    if (this.soon) {
+      clearImmediate(this.soon);
+      this.soon = null;
     }
     if (this.queue.length === 0) return this.writing;
     const batch = this.queue;

@@ -45,4 +45,105 @@ describe('WorkerPool', () => {
     expect(pool!.writer.counts).toEqual({ batches: 1, outcomes: PAGES });
     expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ succeeded: PAGES, running: 0 });
   });
+
+  it('claims beyond its free slots and starts the next claimed page when a slot frees, without a claim between', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await queuedCrawlRun(store, OWNER, 6);
+    const claims = vi.spyOn(store, 'claimItems');
+    const finishers: (() => void)[] = [];
+    const claimsAtStart: number[] = [];
+    const processed: string[] = [];
+    const process = (item: ClaimedItem) =>
+      new Promise<ItemOutcome>((resolve) => {
+        processed.push(item.url);
+        claimsAtStart.push(claims.mock.calls.length);
+        finishers.push(() => resolve(itemOutcome()));
+      });
+    pool = new WorkerPool(store, process, {
+      workerId: 'w',
+      concurrency: 2,
+      leaseMs: 60_000,
+      idlePollMs: 10_000,
+      commitDelayMs: 0,
+    });
+    pool.start();
+    await vi.waitFor(() => expect(processed).toHaveLength(2));
+    // One claim took the two slots' items and two more, which wait leased in the pool.
+    expect(claims).toHaveBeenCalledTimes(1);
+    expect(claims.mock.calls[0]![1]).toBe(4);
+    expect(pool.waiting).toBe(2);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ running: 4, queued: 2 });
+    finishers[0]!();
+    await vi.waitFor(() => expect(processed).toHaveLength(3));
+    // The third page started from the pool's own queue before any second claim.
+    expect(claimsAtStart[2]).toBe(1);
+    for (let finished = 1; finished < 6; finished += 1) {
+      await vi.waitFor(() => expect(finishers.length).toBeGreaterThan(finished));
+      finishers[finished]!();
+    }
+    await vi.waitFor(async () => expect((await store.getRun(OWNER, runId))!.run.status).toBe('completed'));
+    // Every page once.
+    expect([...processed].sort()).toEqual(
+      Array.from({ length: 6 }, (_, i) => `https://s.example/${i}`).sort(),
+    );
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ succeeded: 6, running: 0 });
+  });
+
+  it('puts claimed pages still waiting for a slot back in the queue when it stops, and they run once later', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await queuedCrawlRun(store, OWNER, 4);
+    const processed: string[] = [];
+    // The first pool's only page never finishes on its own: stopping aborts it.
+    const stuck = (item: ClaimedItem, signal: AbortSignal) =>
+      new Promise<ItemOutcome>((_resolve, reject) => {
+        processed.push(item.url);
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    pool = new WorkerPool(store, stuck, {
+      workerId: 'w1',
+      concurrency: 1,
+      leaseMs: 60_000,
+      idlePollMs: 10_000,
+    });
+    pool.start();
+    await vi.waitFor(() => expect(processed).toHaveLength(1));
+    expect(pool.waiting).toBe(1);
+    await pool.stop(0);
+    // The aborted page and the one that waited are queued again, leases released.
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ queued: 4, running: 0 });
+
+    const done: string[] = [];
+    pool = new WorkerPool(
+      store,
+      async (item) => {
+        done.push(item.url);
+        return itemOutcome();
+      },
+      { workerId: 'w2', concurrency: 1, leaseMs: 60_000, idlePollMs: 10 },
+    );
+    pool.start();
+    await vi.waitFor(async () => expect((await store.getRun(OWNER, runId))!.run.status).toBe('completed'));
+    expect([...done].sort()).toEqual(Array.from({ length: 4 }, (_, i) => `https://s.example/${i}`).sort());
+  });
+
+  it('drops the claimed pages of a cancelled run that wait for a slot', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await queuedCrawlRun(store, OWNER, 4);
+    const processed: string[] = [];
+    const process = (item: ClaimedItem, signal: AbortSignal) =>
+      new Promise<ItemOutcome>((_resolve, reject) => {
+        processed.push(item.url);
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    pool = new WorkerPool(store, process, { workerId: 'w', concurrency: 1, leaseMs: 60_000, idlePollMs: 10 });
+    pool.start();
+    await vi.waitFor(() => expect(processed).toHaveLength(1));
+    expect(pool.waiting).toBe(1);
+    expect(await store.cancelRun(OWNER, runId)).toBeTruthy();
+    pool.abortRun(runId);
+    expect(pool.waiting).toBe(0);
+    await vi.waitFor(() => expect(pool!.inFlight).toBe(0));
+    // Nothing of the cancelled run started after the cancel.
+    expect(processed).toHaveLength(1);
+  });
 });

@@ -25,9 +25,14 @@ export interface WorkerPoolOptions {
 /** Default of {@link WorkerPoolOptions.commitDelayMs}: short beside a page's own time, long enough to share. */
 export const COMMIT_DELAY_MS = 25;
 
-interface ActiveItem {
+/** A claimed item: its lease is held (renewed by its heartbeat) from the claim on. */
+interface HeldItem {
   item: ClaimedItem;
   controller: AbortController;
+  renew: NodeJS.Timeout;
+}
+
+interface ActiveItem extends HeldItem {
   done: Promise<void>;
 }
 
@@ -36,12 +41,23 @@ interface ActiveItem {
  * `concurrency` at once. An item is leased while it is processed; a worker
  * that dies leaves a lease that expires (or, embedded, is released at the
  * next start), so the item runs again and its result is written exactly once.
+ *
+ * A claim takes more items than there are free slots: the rest wait, leased,
+ * in a local queue, and a slot that frees takes its next item from there at
+ * once, without a claim transaction between two pages. The pool claims again
+ * when half of that reserve is used, a few items per transaction.
  */
 export class WorkerPool {
   private readonly active = new Map<string, ActiveItem>();
+  /** Claimed items waiting for a slot, oldest first (their leases held and renewed). */
+  private readonly ready: HeldItem[] = [];
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** A wake that came while the loop was not waiting (during a claim): the next wait returns at once. */
+  private woken = false;
+  /** The last claim found fewer items than it asked for: what finished pages discover is the next work. */
+  private starved = false;
   /** Finished items whose outcome waits for its transaction. */
   private committing = 0;
   /** Writes finished items' outcomes several to a transaction. */
@@ -66,23 +82,37 @@ export class WorkerPool {
 
   /** There may be new work: look now rather than at the next idle poll. */
   poke(): void {
-    this.wake?.();
+    this.signal(true);
   }
 
-  /** Aborts the in-flight items of a run (cancel, delete). */
+  /** Aborts the in-flight items of a run (cancel, delete) and drops its claimed items waiting for a slot. */
   abortRun(runId: string): void {
     for (const active of this.active.values()) {
       if (active.item.runId === runId) active.controller.abort(new Error('run cancelled'));
     }
+    // A cancel or delete already took their leases: nothing to put back.
+    for (const held of this.ready.filter((h) => h.item.runId === runId)) {
+      this.ready.splice(this.ready.indexOf(held), 1);
+      clearInterval(held.renew);
+    }
   }
 
+  /** Items being processed or waiting for their write. */
   get inFlight(): number {
     return this.active.size;
   }
 
-  /** Fewest free slots worth a claim while other items are in flight. */
-  private get claimAtLeast(): number {
-    return Math.max(1, Math.floor(this.options.concurrency / 4));
+  /** Claimed items waiting in the local queue for a slot. */
+  get waiting(): number {
+    return this.ready.length;
+  }
+
+  /**
+   * Claimed items kept beyond the free slots: one pool's worth, so a claim is
+   * due only every few pages and takes several items at once.
+   */
+  private get reserve(): number {
+    return this.options.concurrency;
   }
 
   /** Items being fetched and converted (in flight and not waiting for their write). */
@@ -91,14 +121,20 @@ export class WorkerPool {
   }
 
   /**
-   * Stops claiming; lets in-flight items finish for up to `drainMs`, then
+   * Stops claiming and puts the claimed items still waiting for a slot back
+   * in the queue; lets in-flight items finish for up to `drainMs`, then
    * aborts the rest and puts them back in the queue for the next start.
    */
   async stop(drainMs: number): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.wake?.();
+    this.signal();
     await this.loop;
+    const waiting = this.ready.splice(0);
+    for (const held of waiting) clearInterval(held.renew);
+    await Promise.all(
+      waiting.map((held) => this.store.releaseItem(held.item).catch((e) => this.options.onError?.(e))),
+    );
     const all = Promise.all([...this.active.values()].map((a) => a.done));
     const drained = await Promise.race([all.then(() => true), sleep(drainMs).then(() => false)]);
     if (!drained) {
@@ -109,33 +145,80 @@ export class WorkerPool {
     await this.writer.flush();
   }
 
+  /**
+   * Wakes the loop (a slot is free), or tells its next wait not to sleep;
+   * `newWork`: items may have been queued (a batch committed, a run created),
+   * so a claim is worth trying again even after one that found too little.
+   */
+  private signal(newWork = false): void {
+    if (newWork) this.starved = false;
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
-      // An item waiting for its transaction holds its lease but no longer a slot: the next page starts.
-      const free = this.options.concurrency - this.processing;
-      let claimed: ClaimedItem[] = [];
-      // A claim is a write transaction of its own: slots are filled a few at a time (one claim for a
-      // quarter of the pool), except when nothing is in flight (a new run, the end of a crawl).
-      if (free > 0 && (free >= this.claimAtLeast || this.processing === 0)) {
+      this.fill();
+      // A claim is a write transaction of its own: it is due when half the reserve is used, and takes
+      // enough to fill the free slots and the reserve again. After a claim that found too little, only
+      // a change (a page finished or written, new work announced) or the idle poll brings the next one.
+      const want = this.options.concurrency - this.processing + this.reserve - this.ready.length;
+      if (!this.starved && this.ready.length <= this.reserve / 2 && want > 0) {
+        let claimed: ClaimedItem[] = [];
         try {
-          claimed = await this.store.claimItems(this.options.workerId, free, this.options.leaseMs);
+          claimed = await this.store.claimItems(this.options.workerId, want, this.options.leaseMs);
         } catch (error) {
           this.options.onError?.(error);
         }
+        this.starved = claimed.length < want;
+        for (const item of claimed) this.ready.push(this.hold(item));
+        this.fill();
+        for (const runId of new Set(claimed.map((item) => item.runId))) this.options.onRunChanged?.(runId);
+        // Slots would stay free: the pages waiting for their write may hold the next links, so write now.
+        if (this.starved) this.writer.flushSoon();
+        if (!this.starved) continue;
       }
-      for (const item of claimed) this.begin(item);
-      for (const runId of new Set(claimed.map((item) => item.runId))) this.options.onRunChanged?.(runId);
-      if (claimed.length === 0 || this.options.concurrency - this.processing < this.claimAtLeast) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.idlePollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
+      await this.idle();
     }
+  }
+
+  /** Waits for a change or the idle poll (which looks for work written by other processes). */
+  private async idle(): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return;
+    }
+    const polled = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), this.options.idlePollMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+    });
+    this.wake = null;
+    this.woken = false;
+    if (polled) this.starved = false;
+  }
+
+  /** Starts claimed items in the free slots; drops those whose lease was lost meanwhile. */
+  private fill(): void {
+    while (this.running && this.processing < this.options.concurrency && this.ready.length > 0) {
+      const held = this.ready.shift()!;
+      if (held.controller.signal.aborted) clearInterval(held.renew);
+      else this.begin(held);
+    }
+  }
+
+  /** Starts the heartbeat of a claimed item: a lease found lost (cancelled, deleted, reaped) stops it at once. */
+  private hold(item: ClaimedItem): HeldItem {
+    const controller = new AbortController();
+    const renew = setInterval(() => {
+      this.store.renewLease(item, this.options.leaseMs).then(
+        (held) => held || controller.abort(new Error('lease lost')),
+        (error) => this.options.onError?.(error),
+      );
+    }, this.options.leaseMs / 3);
+    return { item, controller, renew };
   }
 
   /**
@@ -150,9 +233,12 @@ export class WorkerPool {
       this.committing += 1;
       try {
         const written = this.writer.complete(item, outcome);
-        // No other item could join the batch (all in flight wait for a write): no reason to wait.
+        // No other item could join the batch (all in flight wait for a write), or the queue had no
+        // more work to give (this page's links may be the next): no reason to wait.
         if (this.processing === 0) void this.writer.flush();
-        else this.wake?.();
+        else if (this.starved) this.writer.flushSoon();
+        // Its slot is free: the next claimed item starts.
+        this.signal();
         await written;
         return;
       } catch (error) {
@@ -164,15 +250,8 @@ export class WorkerPool {
     }
   }
 
-  private begin(item: ClaimedItem): void {
-    const controller = new AbortController();
-    // The heartbeat: a lease found lost (cancelled, deleted, or reaped after a stall) stops the work at once.
-    const renew = setInterval(() => {
-      this.store.renewLease(item, this.options.leaseMs).then(
-        (held) => held || controller.abort(new Error('lease lost')),
-        (error) => this.options.onError?.(error),
-      );
-    }, this.options.leaseMs / 3);
+  private begin(held: HeldItem): void {
+    const { item, controller, renew } = held;
     const done = (async () => {
       try {
         const outcome = await this.process(item, controller.signal);
@@ -194,10 +273,11 @@ export class WorkerPool {
         clearInterval(renew);
         this.active.delete(item.itemId);
         this.options.onRunChanged?.(item.runId);
-        this.wake?.();
+        // Written (or given up): the links it discovered are in the queue now.
+        this.signal(true);
       }
     })();
-    this.active.set(item.itemId, { item, controller, done });
+    this.active.set(item.itemId, { ...held, done });
   }
 }
 
