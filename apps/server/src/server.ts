@@ -112,6 +112,9 @@ export class WebDataServer {
           concurrency: this.config.workerConcurrency,
           leaseMs: this.config.leaseMs,
           idlePollMs: 500,
+          // The only worker of an embedded store keeps a pool's worth of claimed items ready; where
+          // other processes share the queue they are left to them.
+          reserve: this.store.shared ? 0 : this.config.workerConcurrency,
           onRunChanged: (runId) => events.notify(runId),
           onError: (error) => this.app.log.error({ err: error }, 'worker error'),
         })

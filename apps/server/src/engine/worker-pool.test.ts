@@ -62,6 +62,7 @@ describe('WorkerPool', () => {
     pool = new WorkerPool(store, process, {
       workerId: 'w',
       concurrency: 2,
+      reserve: 2,
       leaseMs: 60_000,
       idlePollMs: 10_000,
       commitDelayMs: 0,
@@ -102,6 +103,7 @@ describe('WorkerPool', () => {
     pool = new WorkerPool(store, stuck, {
       workerId: 'w1',
       concurrency: 1,
+      reserve: 1,
       leaseMs: 60_000,
       idlePollMs: 10_000,
     });
@@ -135,7 +137,13 @@ describe('WorkerPool', () => {
         processed.push(item.url);
         signal.addEventListener('abort', () => reject(signal.reason));
       });
-    pool = new WorkerPool(store, process, { workerId: 'w', concurrency: 1, leaseMs: 60_000, idlePollMs: 10 });
+    pool = new WorkerPool(store, process, {
+      workerId: 'w',
+      concurrency: 1,
+      reserve: 1,
+      leaseMs: 60_000,
+      idlePollMs: 10,
+    });
     pool.start();
     await vi.waitFor(() => expect(processed).toHaveLength(1));
     expect(pool.waiting).toBe(1);
@@ -145,5 +153,23 @@ describe('WorkerPool', () => {
     await vi.waitFor(() => expect(pool!.inFlight).toBe(0));
     // Nothing of the cancelled run started after the cancel.
     expect(processed).toHaveLength(1);
+  });
+
+  it('without a reserve (a queue shared with other processes) claims only its free slots, leaving the rest to others', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await queuedCrawlRun(store, OWNER, 4);
+    const claims = vi.spyOn(store, 'claimItems');
+    const processed: string[] = [];
+    const process = (item: ClaimedItem, signal: AbortSignal) =>
+      new Promise<ItemOutcome>((_resolve, reject) => {
+        processed.push(item.url);
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+    pool = new WorkerPool(store, process, { workerId: 'w', concurrency: 2, leaseMs: 60_000, idlePollMs: 10 });
+    pool.start();
+    await vi.waitFor(() => expect(processed).toHaveLength(2));
+    expect(claims.mock.calls[0]![1]).toBe(2);
+    expect(pool.waiting).toBe(0);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ running: 2, queued: 2 });
   });
 });

@@ -20,6 +20,14 @@ export interface WorkerPoolOptions {
    * transaction (ms; written at once when no other item is in flight).
    */
   commitDelayMs?: number | undefined;
+  /**
+   * Claimed items kept leased beyond the free slots, in the pool's own queue
+   * (0 by default). Worth it when this pool is the queue's only worker: a
+   * slot that frees starts its next page without a claim transaction. Where
+   * other processes share the queue, items kept here are items they could
+   * be fetching.
+   */
+  reserve?: number | undefined;
 }
 
 /** Default of {@link WorkerPoolOptions.commitDelayMs}: short beside a page's own time, long enough to share. */
@@ -42,10 +50,11 @@ interface ActiveItem extends HeldItem {
  * that dies leaves a lease that expires (or, embedded, is released at the
  * next start), so the item runs again and its result is written exactly once.
  *
- * A claim takes more items than there are free slots: the rest wait, leased,
- * in a local queue, and a slot that frees takes its next item from there at
- * once, without a claim transaction between two pages. The pool claims again
- * when half of that reserve is used, a few items per transaction.
+ * With a reserve (the queue's only worker), a claim takes more items than
+ * there are free slots: the rest wait, leased, in a local queue, and a slot
+ * that frees takes its next item from there at once, without a claim
+ * transaction between two pages. The pool claims again when half of that
+ * reserve is used, a few items per transaction.
  */
 export class WorkerPool {
   private readonly active = new Map<string, ActiveItem>();
@@ -107,12 +116,14 @@ export class WorkerPool {
     return this.ready.length;
   }
 
-  /**
-   * Claimed items kept beyond the free slots: one pool's worth, so a claim is
-   * due only every few pages and takes several items at once.
-   */
+  /** See {@link WorkerPoolOptions.reserve}. */
   private get reserve(): number {
-    return this.options.concurrency;
+    return this.options.reserve ?? 0;
+  }
+
+  /** Fewest free slots worth a claim while other items are in flight, with no reserve. */
+  private get claimAtLeast(): number {
+    return Math.max(1, Math.floor(this.options.concurrency / 4));
   }
 
   /** Items being fetched and converted (in flight and not waiting for their write). */
@@ -162,8 +173,14 @@ export class WorkerPool {
       // A claim is a write transaction of its own: it is due when half the reserve is used, and takes
       // enough to fill the free slots and the reserve again. After a claim that found too little, only
       // a change (a page finished or written, new work announced) or the idle poll brings the next one.
+      // Without a reserve, slots are filled a few at a time (a quarter of the pool per claim), except when
+      // nothing is in flight (a new run, the end of a crawl).
       const want = this.options.concurrency - this.processing + this.reserve - this.ready.length;
-      if (!this.starved && this.ready.length <= this.reserve / 2 && want > 0) {
+      const due =
+        this.reserve > 0
+          ? this.ready.length <= this.reserve / 2
+          : want >= this.claimAtLeast || (this.processing === 0 && want > 0);
+      if (!this.starved && due && want > 0) {
         let claimed: ClaimedItem[] = [];
         try {
           claimed = await this.store.claimItems(this.options.workerId, want, this.options.leaseMs);
