@@ -125,6 +125,7 @@ export const ABLATIONS: readonly RankingVariant[] = [
     options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, titleLengthNormalization: 0 } },
   },
   { name: 'no synonyms', options: { expandSynonyms: false } },
+  { name: 'no typed phrases (pairs without stop words only)', options: { typedPhrases: false } },
   { name: 'no lead prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, lead: 0 } } },
   { name: 'no summary prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, summary: 0 } } },
   { name: 'no pair proximity', options: { passage: { ...DEFAULT_PASSAGE_WEIGHTS, proximity: 0 } } },

@@ -84,6 +84,26 @@ describe('parseSearchQuery', () => {
     expect(matchOf(parseSearchQuery('!!'))).toBeNull();
   });
 
+  it('scores neighbouring words also as the phrase typed, with the stop words between them', () => {
+    const options = { expandSynonyms: false, prefixLastWord: false };
+    expect(matchOf(parseSearchQuery('list of results', options))).toBe(
+      '("list" OR "results" OR "list results" OR "list of results")',
+    );
+    expect(matchOf(parseSearchQuery('count how many of the rows', options))).toBe(
+      '("count" OR "many" OR "rows" OR "count many" OR "count how many" OR "many rows" OR "many of the rows")',
+    );
+    // Nothing dropped between them: the pair alone; a quoted phrase between them: no typed phrase.
+    expect(matchOf(parseSearchQuery('sqlite write', options))).toBe(
+      '("sqlite" OR "write" OR "sqlite write")',
+    );
+    expect(matchOf(parseSearchQuery('list of "all" results', options))).toBe(
+      '"all" AND ("list" OR "all" OR "results" OR "list results")',
+    );
+    expect(matchOf(parseSearchQuery('list of results', { ...options, typedPhrases: false }))).toBe(
+      '("list" OR "results" OR "list results")',
+    );
+  });
+
   it('lets a plain word match its synonyms, but not a phrase, a +must or a -not word', () => {
     expect(expressions('deleting a folder')).toEqual([
       '("deleting" OR "remove" OR "erase")',

@@ -23,6 +23,11 @@ export interface QueryClause {
    * and for `must` / `not` clauses, which mean exactly what was typed.
    */
   alternatives: string[];
+  /**
+   * The stop words the question held right before this clause and that were dropped (`of` before
+   * `results` in "list of results"): the neighbour phrase as typed keeps them.
+   */
+  stopWordsBefore: string[];
 }
 
 /** How a clause constrains the matching documents (see {@link QueryClause.mode}). */
@@ -31,6 +36,8 @@ export type ClauseMode = 'should' | 'must' | 'not';
 /** A user query turned into FTS5 clauses; empty when it held no searchable word. */
 export interface ParsedQuery {
   clauses: QueryClause[];
+  /** Whether {@link neighbourPhrases} adds the phrases as typed (see {@link QueryParseOptions.typedPhrases}). */
+  typedPhrases?: boolean;
 }
 
 /** How {@link parseSearchQuery} reads a query. */
@@ -41,6 +48,11 @@ export interface QueryParseOptions {
   dropStopWords?: boolean;
   /** Let a `should` word also match its synonyms (synonyms.ts). Default true. */
   expandSynonyms?: boolean;
+  /**
+   * Score two neighbouring words also as the phrase typed, stop words between them included
+   * ("list of results"), beside the pair without them (see {@link neighbourPhrases}). Default true.
+   */
+  typedPhrases?: boolean;
 }
 
 /** At most this many clauses are kept: a 1,000-character query must not become a 300-way join. */
@@ -72,6 +84,7 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
   const prefixLastWord = options.prefixLastWord ?? true;
   const dropStopWords = options.dropStopWords ?? true;
   const expandSynonyms = options.expandSynonyms ?? true;
+  const typedPhrases = options.typedPhrases ?? true;
   const normalized = text.normalize('NFKC');
   const clauses: QueryClause[] = [];
 
@@ -109,7 +122,15 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
 
   let kept = clauses;
   if (dropStopWords) {
-    const content = clauses.filter((c) => !c.stopWord);
+    const content: QueryClause[] = [];
+    let dropped: string[] = [];
+    for (const c of clauses) {
+      if (c.stopWord) dropped.push(...c.words);
+      else {
+        content.push({ ...c, stopWordsBefore: dropped });
+        dropped = [];
+      }
+    }
     if (content.length > 0) kept = content;
   }
   kept = dedupe(kept).slice(0, MAX_QUERY_CLAUSES);
@@ -118,11 +139,14 @@ export function parseSearchQuery(text: string, options: QueryParseOptions = {}):
   if (prefixLastWord && last !== undefined && !last.phrase && !last.prefix && last.mode !== 'not') {
     const word = last.words[0] ?? '';
     if ([...word].length >= MIN_IMPLICIT_PREFIX && !/^\p{N}+$/u.test(word)) {
-      kept[kept.length - 1] = clause(last.words, false, true, false, last.mode);
+      kept[kept.length - 1] = {
+        ...clause(last.words, false, true, false, last.mode),
+        stopWordsBefore: last.stopWordsBefore,
+      };
     }
   }
   if (expandSynonyms) kept = kept.map(withSynonyms);
-  return { clauses: kept };
+  return { clauses: kept, typedPhrases };
 }
 
 /** The clauses that select and rank documents (every clause but the `not` ones). */
@@ -134,12 +158,23 @@ export function positiveClauses(query: ParsedQuery): QueryClause[] {
  * Each two neighbouring words of the query (`should` words, stop words
  * left out) as a phrase: pages where they stand together, as in the question,
  * score higher than pages that hold them apart ("environment variable").
+ * When the question held stop words between the two, the phrase as typed,
+ * with them, is scored too ("list of results", "count how many", "delete a
+ * branch"): documentation writes such phrases with their function words,
+ * which the pair without them ("list results") does not match.
  */
 export function neighbourPhrases(query: ParsedQuery): QueryClause[] {
   const words = query.clauses.filter((c) => c.mode === 'should' && !c.phrase);
   const pairs: QueryClause[] = [];
   for (let i = 1; i < words.length; i += 1) {
-    pairs.push(clause([words[i - 1]!.words[0]!, words[i]!.words[0]!], true, false, false, 'should'));
+    const [before, word] = [words[i - 1]!, words[i]!];
+    pairs.push(clause([before.words[0]!, word.words[0]!], true, false, false, 'should'));
+    // Only when nothing but dropped stop words stood between them in the question.
+    const next = query.clauses.indexOf(before) + 1 === query.clauses.indexOf(word);
+    if (query.typedPhrases === true && next && word.stopWordsBefore.length > 0)
+      pairs.push(
+        clause([before.words[0]!, ...word.stopWordsBefore, word.words[0]!], true, false, false, 'should'),
+      );
   }
   return pairs;
 }
@@ -192,6 +227,7 @@ function clause(
     stopWord,
     mode,
     alternatives: [],
+    stopWordsBefore: [],
   };
 }
 

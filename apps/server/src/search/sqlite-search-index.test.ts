@@ -86,6 +86,35 @@ describe('SqliteSearchIndex ranking', () => {
     ]);
   });
 
+  it('ranks a page holding the phrase as typed, stop words included, above one holding its words otherwise', () => {
+    const pages = (index: SqliteSearchIndex) => {
+      // Pages without the words, so that theirs weigh something in bm25.
+      for (const topic of ['fonts', 'colours', 'layout', 'printing', 'caching', 'logging'])
+        index.upsert(doc({ url: `https://d.example/${topic}`, body: `How ${topic} work here.` }));
+      // The shorter page holds both words side by side too, in the other order: bm25 alone prefers it.
+      index.upsert(
+        doc({ url: 'https://d.example/other', body: 'Results list: each query has one, page by page.' }),
+      );
+      index.upsert(
+        doc({
+          url: 'https://d.example/typed',
+          body: 'Each query shows its list of results, page by page.',
+        }),
+      );
+      return index;
+    };
+    const query = params('list of results');
+    expect(urls(pages(newIndex()).search(OWNER, query))).toEqual([
+      'https://d.example/typed',
+      'https://d.example/other',
+    ]);
+    const without = new SqliteSearchIndex(new Database(':memory:'), { typedPhrases: false });
+    expect(urls(pages(without).search(OWNER, query))).toEqual([
+      'https://d.example/other',
+      'https://d.example/typed',
+    ]);
+  });
+
   it('ranks by the summary stored with the page, as its indexing or the migration wrote it', () => {
     const db = new Database(':memory:');
     const index = new SqliteSearchIndex(db);

@@ -117,6 +117,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
       prefixLastWord: options.prefixLastWord,
       dropStopWords: options.dropStopWords,
       expandSynonyms: options.expandSynonyms,
+      typedPhrases: options.typedPhrases,
     };
   }
 

@@ -157,6 +157,30 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
     expect(answer.data[0]!.score).toBeGreaterThan(answer.data[1]!.score * 1.1);
   });
 
+  it('scores the phrase as typed, stop words included, as the SQLite index does', async () => {
+    const page = (name: string, body: string) => ({
+      owner: 'own_a',
+      collection: 'typed-phrases',
+      url: `https://d.example/${name}`,
+      title: null,
+      headings: [],
+      body,
+      runId: 'run_1',
+    });
+    // Pages without the words, so that theirs weigh something in BM25.
+    for (const topic of ['fonts', 'colours', 'layout', 'printing', 'caching', 'logging'])
+      await postgres.upsert(page(topic, `How ${topic} work here.`));
+    // The shorter page holds both words side by side too, in the other order: BM25 alone prefers it.
+    await postgres.upsert(page('other', 'Results list: each query has one, page by page.'));
+    await postgres.upsert(page('typed', 'Each query shows its list of results, page by page.'));
+    const answer = await postgres.search('own_a', {
+      query: 'list of results',
+      collection: 'typed-phrases',
+      limit: 10,
+    });
+    expect(answer.data.map((hit) => hit.url)).toEqual(['https://d.example/typed', 'https://d.example/other']);
+  });
+
   it('ranks by the summary stored with the page, as the SQLite index does', async () => {
     // Two pages alike but for their URL: the same BM25, the same lead, the same summary.
     const body = `Writes a report of the working tree into the standard output stream.\n\n${'More text on other things. '.repeat(5)}Each line holds its author.`;
