@@ -1,10 +1,13 @@
 import { createSocket } from 'node:dgram';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { PageError } from '../errors.js';
+import { locateChromium } from './chromium-locator.js';
 import { decodePng, readPngSize } from './png.js';
 import { ScreenshotService } from './screenshot-service.js';
 
@@ -551,6 +554,42 @@ describe('ScreenshotService guard against private addresses', () => {
     expect(site.hits('/pixel.svg')).toBeGreaterThan(pixelBefore);
     expect(site.hits('/secret-pixel.svg')).toBe(secretBefore);
     expect(site.hits('/secret')).toBe(0);
+  });
+});
+
+describe('ScreenshotService when Chromium fails to start once', () => {
+  it('starts it a second time before refusing captures', async () => {
+    // The Chromium the lookup finds, behind a script that exits at once on its first start
+    // (what a start that dies on a loaded machine looks like to the service).
+    const found = locateChromium(undefined);
+    if ('reason' in found) throw new Error(found.reason);
+    const chromium = await found.prepare();
+    const dir = mkdtempSync(join(tmpdir(), 'webdata-flaky-chromium-'));
+    const firstStart = join(dir, 'first-start');
+    const script = join(dir, 'chromium');
+    const exports = Object.entries(chromium.env)
+      .map(([name, value]) => `export ${name}='${value}'\n`)
+      .join('');
+    writeFileSync(
+      script,
+      `#!/bin/sh\nif [ ! -e '${firstStart}' ]; then : > '${firstStart}'; exit 1; fi\n${exports}exec '${chromium.path}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const site = await startFixture();
+    const service = new ScreenshotService(
+      defaultConfig({ chromiumPath: script, pageTimeoutMs: 20_000, allowPrivateNetworks: true }),
+    );
+    try {
+      const png = await service.capture(site.url('/page'));
+      expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+      expect(existsSync(firstStart)).toBe(true);
+      expect(service.launches).toBe(1);
+      expect(await service.unavailableReason()).toBeNull();
+    } finally {
+      await service.close();
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

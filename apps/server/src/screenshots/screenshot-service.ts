@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page } from 'playwright-core';
 import type { ServerConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
@@ -106,6 +107,16 @@ function measurePage(fontWaitMs: number): string {
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 const LAUNCH_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts of Chromium tried before captures are refused for the relaunch
+ * back-off: on a loaded machine a start now and then dies before the browser
+ * answers (seen in CI: "Target page, context or browser has been closed"
+ * during the launch), and a second start a moment later succeeds. A program
+ * that cannot start at all fails both, so it costs one pause more.
+ */
+const LAUNCH_ATTEMPTS = 2;
+const LAUNCH_RETRY_PAUSE_MS = 500;
 
 /** The steps of a capture whose wall time {@link ScreenshotService.stepMs} adds up. */
 export type CaptureStep = 'slot' | 'tab' | 'load' | 'measure' | 'quiet' | 'screenshot' | 'giveBack';
@@ -502,7 +513,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     let browser: Browser;
     try {
       const executable = await location.prepare();
-      browser = await chromium.launch({
+      const options: LaunchOptions = {
         executablePath: executable.path,
         env: { ...process.env, ...executable.env },
         headless: true,
@@ -518,7 +529,16 @@ export class ScreenshotService implements ScreenshotServiceLike {
           ...(this.config.allowPrivateNetworks ? [] : WEBRTC_GUARD_ARGS),
           ...(this.options.extraChromiumArgs ?? []),
         ],
-      });
+      };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          browser = await chromium.launch(options);
+          break;
+        } catch (error) {
+          if (attempt >= LAUNCH_ATTEMPTS || this.closed) throw error;
+          await sleep(LAUNCH_RETRY_PAUSE_MS);
+        }
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       const reason = `Chromium ${location.description} failed to start (${message}); install Chromium (apt-get install chromium) or set WEBDATA_CHROMIUM_PATH`;
