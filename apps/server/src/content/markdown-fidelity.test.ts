@@ -10,10 +10,10 @@
  * nested list indented under its item, every link as `[text](absolute URL)`.
  * Inline SVG on real pages too: a diagram's drawn labels come out as text
  * (the SQLite manual's syntax diagrams, sqlite3-doc), an icon leaves nothing
- * (saved pages of `../shared/corpora/readability-dev`).
+ * (the "Edit this page" icon inside the content of a Material for MkDocs
+ * site, mkdocs-literate-nav-doc).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { convertPage, convertWithReadability } from './convert-page.js';
 import { type ContentElement, parseLightDocument } from './light-dom.js';
@@ -24,10 +24,8 @@ import { parseHtmlDocument } from './parse-document.js';
 const PYTHON = '/usr/share/doc/python3.11/html';
 const GIT = '/usr/share/doc/git-doc';
 const SQLITE = '/usr/share/doc/sqlite3';
-/** Saved real pages (mozilla/readability's test pages), kept beside the repository (CI has them there). */
-const READABILITY_DEV = fileURLToPath(
-  new URL('../../../../../shared/corpora/readability-dev/', import.meta.url),
-);
+/** A site built with Material for MkDocs, whose pages draw their icons as inline SVG. */
+const MKDOCS_MATERIAL = '/usr/share/doc/mkdocs-literate-nav-doc/html';
 
 interface RealPage {
   file: string;
@@ -222,18 +220,21 @@ describe('inline SVG on real pages', () => {
     },
   );
 
-  // Icons (inline SVG drawing no text) inside the content of saved news and blog pages.
-  it.each(['cnet-svg-classes', 'nytimes-3', 'lazy-image-2'])(
-    'leaves the icons of %s out of the content, as before',
-    (name) => {
-      const html = readFileSync(`${READABILITY_DEV}${name}/source.html`, 'utf8');
+  // Icons (inline SVG drawing no text): the theme's header, search and source links, and the
+  // "Edit this page" button inside the page's <article>, the content itself.
+  it.each(['index.html', 'reference.html'])(
+    'leaves the icons of Material for MkDocs %s out of the content, the one inside the article included',
+    (file) => {
+      const html = readFileSync(`${MKDOCS_MATERIAL}/${file}`, 'utf8');
       const document = parseHtmlDocument(html);
       const icons = Array.from(document.querySelectorAll('svg'));
       expect(icons.length).toBeGreaterThan(0);
       expect(icons.every((svg) => svg.querySelector('text') === null)).toBe(true);
-      const page = convertPage(html, `http://127.0.0.1/${name}.html`);
-      expect(page.html).not.toMatch(/<svg\b/i);
-      expect(page.markdown.length).toBeGreaterThan(500);
+      expect(document.querySelector('article')?.querySelector('svg')).toBeTruthy();
+      for (const page of convert(html, `http://127.0.0.1/${file}`)) {
+        expect(page.html).not.toMatch(/<svg\b/i);
+        expect(page.markdown.length).toBeGreaterThan(500);
+      }
     },
   );
 });
