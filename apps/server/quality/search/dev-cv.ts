@@ -134,6 +134,12 @@ export const ABLATIONS: readonly RankingVariant[] = [
     options: { fieldCandidates: { ...DEFAULT_FIELD_CANDIDATES, depth: 0 } },
   },
   { name: 'no URL path prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, url: 0 } } },
+  {
+    name: 'no series demotion',
+    options: {
+      rerank: { ...DEFAULT_RERANK_WEIGHTS, series: { ...DEFAULT_RERANK_WEIGHTS.series, factor: 1 } },
+    },
+  },
   { name: 'no headings prior', options: { rerank: { ...DEFAULT_RERANK_WEIGHTS, headings: 0 } } },
   {
     name: 'no priors (field-weighted bm25 only)',
@@ -146,6 +152,7 @@ export const ABLATIONS: readonly RankingVariant[] = [
         lead: 0,
         summary: 0,
         titleLengthNormalization: 0,
+        series: { ...DEFAULT_RERANK_WEIGHTS.series, factor: 1 },
       },
     },
   },

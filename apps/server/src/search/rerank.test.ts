@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery } from './query-parser.js';
-import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, rerank, summaryOf } from './rerank.js';
+import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, rerank, seriesTemplate, summaryOf } from './rerank.js';
 
 function candidate(key: number, title: string, overrides: Partial<RankCandidate> = {}): RankCandidate {
   return {
@@ -64,6 +64,44 @@ describe('rerank', () => {
     expect(rerank([other, described], query).map((r) => r.candidate.key)).toEqual([2, 1]);
     const off = rerank([other, described], query, { ...DEFAULT_RERANK_WEIGHTS, summary: 0 });
     expect(off.map((r) => r.candidate.key)).toEqual([1, 2]);
+  });
+});
+
+describe('series demotion', () => {
+  const query = parseSearchQuery('ledger cargo', { prefixLastWord: false, expandSynonyms: false });
+  const notes = (count: number) =>
+    Array.from({ length: count }, (_, i) => candidate(i + 1, `Harbour 1.${i} release notes`, { lexical: 3 }));
+  const guide = candidate(100, 'Keeping the books', { lexical: 2 });
+
+  it('puts a page above the versions of a series that score up to twice as high', () => {
+    const ranked = rerank([...notes(5), guide], query);
+    expect(ranked[0]!.candidate.key).toBe(100);
+    const off = rerank([...notes(5), guide], query, {
+      ...DEFAULT_RERANK_WEIGHTS,
+      series: { ...DEFAULT_RERANK_WEIGHTS.series, factor: 1 },
+    });
+    expect(off.at(-1)!.candidate.key).toBe(100);
+  });
+
+  it('leaves fewer pages of a series than minPages as they are', () => {
+    expect(rerank([...notes(4), guide], query).at(-1)!.candidate.key).toBe(100);
+  });
+
+  it('makes no series of titles that share only a version number', () => {
+    const pages = ['Models', 'Views', 'Forms', 'Templates', 'Sessions'].map((name, i) =>
+      candidate(i + 1, `${name} — Harbour 3.2.25 documentation`, { lexical: 3 }),
+    );
+    expect(rerank([...pages, guide], query).at(-1)!.candidate.key).toBe(100);
+  });
+});
+
+describe('seriesTemplate', () => {
+  it('replaces runs of digits and is null for a title without them', () => {
+    expect(seriesTemplate('Django 3.1.2 release notes')).toBe('Django #.#.# release notes');
+    expect(seriesTemplate('Django 1.10 release notes')).toBe('Django #.# release notes');
+    expect(seriesTemplate('git-blame(1)')).toBe('git-blame(#)');
+    expect(seriesTemplate('Pagination')).toBeNull();
+    expect(seriesTemplate(null)).toBeNull();
   });
 });
 

@@ -52,6 +52,13 @@ export interface RerankWeights {
    * title says more about the page than the same word in a ten-word one.
    */
   titleLengthNormalization: number;
+  /**
+   * Pages of a series ({@link seriesTemplate}: titles alike but for their numbers, release notes
+   * of every version) are scored × `factor` when at least `minPages` of the re-ranked pages share
+   * the title (factor 1: off). One version's notes repeat the words of many questions, and many
+   * versions compete for them, while the guide or reference page that answers the question is one.
+   */
+  series: { minPages: number; factor: number };
 }
 
 /** How much of the body's start counts as its lead (about its first sentence or two). */
@@ -71,6 +78,7 @@ export const DEFAULT_RERANK_WEIGHTS: RerankWeights = {
   lead: 0.5,
   titleLengthNormalization: 0.75,
   summary: 0.25,
+  series: { minPages: 5, factor: 0.5 },
 };
 
 /**
@@ -95,6 +103,11 @@ export function rerank(
     titleLengths.reduce((sum, l) => sum + l, 0) / Math.max(1, candidates.length),
   );
   const b = weights.titleLengthNormalization;
+  // A series is recognised among the pages being re-ranked, as the title lengths are: both stores share this step.
+  const templates = candidates.map((candidate) => seriesTemplate(candidate.title));
+  const seriesSizes = new Map<string, number>();
+  for (const t of templates) if (t !== null) seriesSizes.set(t, (seriesSizes.get(t) ?? 0) + 1);
+  const { minPages, factor } = weights.series;
   const scored = candidates.map((candidate, order) => {
     const heldShare = candidate.held.filter(Boolean).length / n;
     const titleNorm = 1 - b + (b * (titleLengths[order] ?? 0)) / averageTitle;
@@ -112,11 +125,24 @@ export function rerank(
       weights.url * share(path) +
       weights.lead * share(lead) +
       weights.summary * share(summary);
-    const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior;
+    const template = templates[order] ?? null;
+    const inSeries = template !== null && (seriesSizes.get(template) ?? 0) >= minPages;
+    const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior * (inSeries ? factor : 1);
     return { candidate, score, order };
   });
   scored.sort((a, b) => b.score - a.score || a.order - b.order);
   return scored.map(({ candidate, score }) => ({ candidate, score }));
+}
+
+/**
+ * A title with each run of digits replaced by `#` (`Django 3.1.2 release notes` → `Django #.#.#
+ * release notes`), or null for a title without digits: titles with the same template differ only
+ * in their numbers (versions, parts). A site's version in every title (`Models — Django 3.2.25
+ * documentation`) makes no series: the rest of the titles differ.
+ */
+export function seriesTemplate(title: string | null): string | null {
+  if (title === null || !/\d/.test(title)) return null;
+  return title.replace(/\d+/g, '#');
 }
 
 interface ClauseStems {

@@ -3,6 +3,8 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors.js';
+import { DEFAULT_RERANK_WEIGHTS } from './rerank.js';
+import { releaseNotesAndGuide } from './series-pages.test-support.js';
 import { longPage, pageLackingAWord, type SmallFieldCase } from './small-field-candidates.test-support.js';
 import { DEFAULT_FIELD_CANDIDATES, SqliteSearchIndex } from './sqlite-search-index.js';
 import type { IndexedDocument } from './types.js';
@@ -131,6 +133,18 @@ describe('SqliteSearchIndex ranking', () => {
       'https://d.example/second',
     );
     expect(urls(index.search(OWNER, query))).toEqual(['https://d.example/second', 'https://d.example/first']);
+  });
+
+  it("ranks a guide above release notes of many versions that repeat the question's words", () => {
+    const c = releaseNotesAndGuide(OWNER, 'docs');
+    const firstOf = (options: ConstructorParameters<typeof SqliteSearchIndex>[1] = {}) => {
+      const index = new SqliteSearchIndex(new Database(':memory:'), options);
+      for (const d of c.documents) index.upsert(d);
+      return urls(index.search(c.owner, params(c.query)))[0];
+    };
+    expect(firstOf()).toBe(c.wanted);
+    const off = { ...DEFAULT_RERANK_WEIGHTS, series: { ...DEFAULT_RERANK_WEIGHTS.series, factor: 1 } };
+    expect(firstOf({ rerank: off })).not.toBe(c.wanted);
   });
 
   describe('small-field candidates', () => {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryOf } from '../../search/rerank.js';
+import { releaseNotesAndGuide } from '../../search/series-pages.test-support.js';
 import {
   longPage,
   pageLackingAWord,
@@ -212,6 +213,14 @@ describe.skipIf(!postgresForTests())('PostgresSearchIndex beside SqliteSearchInd
       'https://d.example/second',
     ]);
     expect(await ranked()).toEqual(['https://d.example/second', 'https://d.example/first']);
+  });
+
+  it("ranks a guide above release notes of many versions that repeat the question's words, as on SQLite", async () => {
+    const c = releaseNotesAndGuide('own_a', 'series');
+    for (const d of c.documents) await postgres.upsert(d);
+    const answer = await postgres.search(c.owner, { query: c.query, collection: c.collection, limit: 10 });
+    expect(answer.data.map((hit) => hit.url)[0]).toBe(c.wanted);
+    expect(answer.data).toHaveLength(c.documents.length);
   });
 
   describe('small-field candidates, as on SQLite', () => {
