@@ -29,4 +29,11 @@ describe('elementToText', () => {
   it('does not glue words across inline elements', () => {
     expect(textOf('<p><span>one</span> <span>two</span></p>')).toBe('one two');
   });
+  it('writes a long line of many inline pieces as one line, words apart', () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`);
+    expect(textOf(`<p>${words.map((word) => `<b>${word}</b> `).join('')}</p>`)).toBe(words.join(' '));
+  });
+  it('leaves no space before a cell tab and skips blank cells', () => {
+    expect(textOf('<table><tr><td>a </td><td> </td><td>b</td></tr></table>')).toBe('a\tb');
+  });
 });

@@ -60,25 +60,41 @@ const TEXT_NODE = 3;
 class TextBuilder {
   private readonly out: string[] = [];
   private line = '';
+  /**
+   * The line's last character, kept beside it: asking the line itself
+   * (`endsWith`) flattens the rope that appending builds, copying the whole
+   * line again for every piece of text added to it.
+   */
+  private lineEnd = '';
   private pendingBreak = 0;
 
   text(raw: string): void {
     const collapsed = raw.replace(/\s+/g, ' ');
-    const atGap = this.line === '' || this.line.endsWith(' ') || this.line.endsWith('\t');
+    const atGap = this.line === '' || this.lineEnd === ' ' || this.lineEnd === '\t';
     if (!collapsed.trim() && atGap) return;
     this.startLine();
-    this.line += atGap ? collapsed.replace(/^ /, '') : collapsed;
+    this.append(atGap ? collapsed.replace(/^ /, '') : collapsed);
   }
 
   cell(): void {
-    if (this.line !== '' && !this.line.endsWith('\t')) this.line = `${this.line.trimEnd()}\t`;
+    if (this.line !== '' && this.lineEnd !== '\t') {
+      this.line = this.line.trimEnd();
+      this.lineEnd = this.line.slice(-1);
+      this.append('\t');
+    }
   }
 
   preformatted(raw: string): void {
     this.breakAt(2);
     this.startLine();
-    this.line += raw.replace(/^\n/, '').replace(/\s+$/, '');
+    this.append(raw.replace(/^\n/, '').replace(/\s+$/, ''));
     this.breakAt(2);
+  }
+
+  private append(text: string): void {
+    if (text === '') return;
+    this.line += text;
+    this.lineEnd = text[text.length - 1]!;
   }
 
   breakAt(strength: number): void {
@@ -100,6 +116,7 @@ class TextBuilder {
     const line = this.line.replace(/[ \t]+$/, '');
     if (line.trim()) this.out.push(line);
     this.line = '';
+    this.lineEnd = '';
   }
 }
 
