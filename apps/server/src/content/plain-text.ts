@@ -79,7 +79,6 @@ class TextBuilder {
   cell(): void {
     if (this.line !== '' && this.lineEnd !== '\t') {
       this.line = this.line.trimEnd();
-      this.lineEnd = this.line.slice(-1);
       this.append('\t');
     }
   }
