@@ -13,6 +13,15 @@ afterEach(async () => {
   await store?.close();
 });
 
+/** A page process that records the page's URL and never finishes on its own: only an abort ends it. */
+function untilAborted(processed: string[]) {
+  return (item: ClaimedItem, signal: AbortSignal) =>
+    new Promise<ItemOutcome>((_resolve, reject) => {
+      processed.push(item.url);
+      signal.addEventListener('abort', () => reject(signal.reason));
+    });
+}
+
 describe('WorkerPool', () => {
   it('commits pages that finish together in one transaction, and the run completes once all are committed', async () => {
     store = new SqliteStore(':memory:');
@@ -95,12 +104,7 @@ describe('WorkerPool', () => {
     const runId = await queuedCrawlRun(store, OWNER, 4);
     const processed: string[] = [];
     // The first pool's only page never finishes on its own: stopping aborts it.
-    const stuck = (item: ClaimedItem, signal: AbortSignal) =>
-      new Promise<ItemOutcome>((_resolve, reject) => {
-        processed.push(item.url);
-        signal.addEventListener('abort', () => reject(signal.reason));
-      });
-    pool = new WorkerPool(store, stuck, {
+    pool = new WorkerPool(store, untilAborted(processed), {
       workerId: 'w1',
       concurrency: 1,
       reserve: 1,
@@ -132,12 +136,7 @@ describe('WorkerPool', () => {
     store = new SqliteStore(':memory:');
     const runId = await queuedCrawlRun(store, OWNER, 4);
     const processed: string[] = [];
-    const process = (item: ClaimedItem, signal: AbortSignal) =>
-      new Promise<ItemOutcome>((_resolve, reject) => {
-        processed.push(item.url);
-        signal.addEventListener('abort', () => reject(signal.reason));
-      });
-    pool = new WorkerPool(store, process, {
+    pool = new WorkerPool(store, untilAborted(processed), {
       workerId: 'w',
       concurrency: 1,
       reserve: 1,
@@ -160,12 +159,12 @@ describe('WorkerPool', () => {
     const runId = await queuedCrawlRun(store, OWNER, 4);
     const claims = vi.spyOn(store, 'claimItems');
     const processed: string[] = [];
-    const process = (item: ClaimedItem, signal: AbortSignal) =>
-      new Promise<ItemOutcome>((_resolve, reject) => {
-        processed.push(item.url);
-        signal.addEventListener('abort', () => reject(signal.reason));
-      });
-    pool = new WorkerPool(store, process, { workerId: 'w', concurrency: 2, leaseMs: 60_000, idlePollMs: 10 });
+    pool = new WorkerPool(store, untilAborted(processed), {
+      workerId: 'w',
+      concurrency: 2,
+      leaseMs: 60_000,
+      idlePollMs: 10,
+    });
     pool.start();
     await vi.waitFor(() => expect(processed).toHaveLength(2));
     expect(claims.mock.calls[0]![1]).toBe(2);
