@@ -14,6 +14,7 @@
 import { type ContentElement, firstDescendant } from './light-dom.js';
 import { parseHtmlDocument } from './parse-document.js';
 import { svgLabels } from './svg-text.js';
+import { collapseSpaces } from './whitespace.js';
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -108,7 +109,7 @@ function wrap(text: string, mark: string): string {
 
 /** Inline code: a fence of backticks longer than any run inside the code. */
 function inlineCode(code: string): string {
-  const text = code.replace(/\s+/g, ' ');
+  const text = collapseSpaces(code);
   if (!text.trim()) return text;
   let longest = 0;
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
@@ -121,7 +122,7 @@ function inlineCode(code: string): string {
 function inlineOf(parent: ContentElement): string {
   let out = '';
   for (let node = parent.firstChild; node; node = node.nextSibling) {
-    if (node.nodeType === TEXT_NODE) out += escapeText((node.textContent ?? '').replace(/\s+/g, ' '));
+    if (node.nodeType === TEXT_NODE) out += escapeText(collapseSpaces(node.textContent ?? ''));
     else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as ContentElement);
   }
   return out;
@@ -175,6 +176,11 @@ function inlineElement(element: ContentElement): string {
 
 /** A paragraph from inline Markdown: lines trimmed, whitespace collapsed, a leading list/heading marker escaped. */
 function paragraph(inline: string): string {
+  if (!inline.includes('\n')) {
+    // One line (no `<br>`): the same as below without splitting and joining.
+    const text = inline.replace(/ {2,}/g, ' ').trim();
+    return BLOCK_MARKER_START.test(text) ? `\\${text}` : text;
+  }
   const lines = inline
     .split('\n')
     .map((line) => line.replace(/ {2,}/g, ' ').trim())
@@ -194,7 +200,7 @@ function blocksOf(parent: ContentElement): string[] {
   };
   for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === TEXT_NODE) {
-      inline += escapeText((node.textContent ?? '').replace(/\s+/g, ' '));
+      inline += escapeText(collapseSpaces(node.textContent ?? ''));
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
@@ -320,7 +326,7 @@ function blockElement(element: ContentElement, blocks: string[]): void {
     case 'H4':
     case 'H5':
     case 'H6': {
-      const text = inlineOf(element).replace(/\s+/g, ' ').trim();
+      const text = collapseSpaces(inlineOf(element)).trim();
       if (text) blocks.push(`${'#'.repeat(Number(tag[1]))} ${text}`);
       return;
     }
@@ -348,7 +354,7 @@ function blockElement(element: ContentElement, blocks: string[]): void {
       return;
     case 'DT': {
       // The term in bold on its own line (after wrapping, a leading `-` no longer reads as a list).
-      const text = inlineOf(element).replace(/\s+/g, ' ').trim();
+      const text = collapseSpaces(inlineOf(element)).trim();
       if (text) blocks.push(wrap(text, '**'));
       return;
     }

@@ -1,5 +1,6 @@
 import type { ContentElement, ContentNode } from './light-dom.js';
 import { svgLabels } from './svg-text.js';
+import { collapseSpaces } from './whitespace.js';
 
 /** Blocks separated from their neighbours by a blank line. */
 const PARAGRAPH_BLOCKS = new Set([
@@ -69,11 +70,12 @@ class TextBuilder {
   private pendingBreak = 0;
 
   text(raw: string): void {
-    const collapsed = raw.replace(/\s+/g, ' ');
+    const collapsed = collapseSpaces(raw);
     const atGap = this.line === '' || this.lineEnd === ' ' || this.lineEnd === '\t';
-    if (!collapsed.trim() && atGap) return;
+    // Collapsed, a text of whitespace only is '' or ' '.
+    if ((collapsed === '' || collapsed === ' ') && atGap) return;
     this.startLine();
-    this.append(atGap ? collapsed.replace(/^ /, '') : collapsed);
+    this.append(atGap && collapsed.charCodeAt(0) === 32 ? collapsed.slice(1) : collapsed);
   }
 
   cell(): void {
@@ -112,11 +114,29 @@ class TextBuilder {
   }
 
   private flushLine(): void {
-    const line = this.line.replace(/[ \t]+$/, '');
-    if (line.trim()) this.out.push(line);
+    const line = trimSpacesAndTabsEnd(this.line);
+    if (NOT_WHITESPACE.test(line)) this.out.push(line);
     this.line = '';
     this.lineEnd = '';
   }
+}
+
+/** A character that `trim()` keeps. */
+const NOT_WHITESPACE = /\S/;
+
+/**
+ * `line` without its trailing spaces and tabs (as `replace(/[ \t]+$/, '')`,
+ * which tries the pattern at every space of the line: a scan of the whole
+ * line for each line written).
+ */
+function trimSpacesAndTabsEnd(line: string): string {
+  let end = line.length;
+  while (end > 0) {
+    const code = line.charCodeAt(end - 1);
+    if (code !== 32 && code !== 9) break;
+    end -= 1;
+  }
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** A step of the walk: a node to enter, or an element to leave. */
