@@ -1,4 +1,10 @@
-import { type ContentElement, innerHtml, type LightElement, parseLightDocument } from './light-dom.js';
+import {
+  type ContentElement,
+  innerHtml,
+  type LightElement,
+  parseLightDocument,
+  tagNameOf,
+} from './light-dom.js';
 import { extractMainContent, hasText, markedContent, removeNoise } from './main-content.js';
 import { elementToMarkdown } from './markdown.js';
 import { documentBaseUrl, type PageFacts, scanPage } from './page-metadata.js';
@@ -15,7 +21,7 @@ function unwrapSingleDivs(element: ContentElement): ContentElement {
   let current = element;
   for (let level = 0; level < 20; level += 1) {
     const child = current.firstElementChild;
-    if (!child || current.childElementCount !== 1 || child.tagName.toUpperCase() !== 'DIV') return current;
+    if (!child || current.childElementCount !== 1 || tagNameOf(child) !== 'DIV') return current;
     for (let node = current.firstChild; node; node = node.nextSibling)
       if (node.nodeType === 3 && node.textContent?.trim()) return current;
     current = child;

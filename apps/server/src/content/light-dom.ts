@@ -56,10 +56,20 @@ export function firstDescendant(root: ContentElement, tag: string): ContentEleme
   for (let child = root.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
   while (stack.length > 0) {
     const element = stack.pop()!;
-    if (element.tagName.toUpperCase() === tag) return element;
+    if (tagNameOf(element) === tag) return element;
     for (let child = element.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
   }
   return null;
+}
+
+/**
+ * An element's tag name in upper case. A light element's is upper case
+ * already; `toUpperCase()` is a call into the runtime (~30 ns) that the
+ * walkers made several times for every element of a page. linkedom's is
+ * upper-cased as before (an element created by script keeps its case).
+ */
+export function tagNameOf(element: ContentElement): string {
+  return element instanceof LightElement ? element.tagName : element.tagName.toUpperCase();
 }
 
 abstract class LightNode implements ContentNode {
@@ -238,6 +248,15 @@ function childNamed(parent: LightElement | null, tag: string): LightElement | nu
 }
 
 /**
+ * Upper-case tag names by the tokenizer's lower-case ones: one string for
+ * every `<div>` of every page instead of a new one per element (its hash is
+ * computed once for the walkers' set lookups). Bounded: a page can invent
+ * any number of tag names.
+ */
+const UPPER_CASE_NAMES = new Map<string, string>();
+const MAX_CACHED_NAMES = 1024;
+
+/**
  * Parses HTML into a light tree: entities decoded, tag and attribute names
  * lower-cased by the tokenizer (tags stored upper case), comments,
  * doctype and processing instructions dropped, adjacent text merged.
@@ -248,7 +267,12 @@ export function parseLightDocument(html: string): LightDocument {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        const element = new LightElement(name.toUpperCase(), attributes);
+        let tagName = UPPER_CASE_NAMES.get(name);
+        if (tagName === undefined) {
+          tagName = name.toUpperCase();
+          if (UPPER_CASE_NAMES.size < MAX_CACHED_NAMES) UPPER_CASE_NAMES.set(name, tagName);
+        }
+        const element = new LightElement(tagName, attributes);
         current.append(element);
         current = element;
       },

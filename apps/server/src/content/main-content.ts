@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { type ArticleMetadata, articleMetadata, READABILITY_LIMITS } from '../readability.js';
-import { type ContentElement, type ContentNode, ELEMENT_NODE, TEXT_NODE } from './light-dom.js';
+import { type ContentElement, type ContentNode, ELEMENT_NODE, TEXT_NODE, tagNameOf } from './light-dom.js';
 import type { HtmlDocument } from './parse-document.js';
 import { svgShowsText } from './svg-text.js';
 
@@ -37,7 +37,7 @@ function linkDense(element: ContentElement): boolean {
   while (stack.length > 0) {
     const current = stack.pop()!;
     for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
-      if (child.tagName.toUpperCase() === 'A') linked += textLength(child);
+      if (tagNameOf(child) === 'A') linked += textLength(child);
       else stack.push(child);
     }
   }
@@ -60,7 +60,7 @@ function inPageContents(nav: ContentElement, pageUrl: string): boolean {
   while (stack.length > 0) {
     const current = stack.pop()!;
     for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
-      if (child.tagName.toUpperCase() === 'A') {
+      if (tagNameOf(child) === 'A') {
         const href = child.getAttribute('href');
         if (href === null) continue;
         if (!href.startsWith('#') && !href.startsWith(prefix)) return false;
@@ -90,11 +90,11 @@ export function removeNoise(root: ContentElement, pageUrl: string): void {
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling)
       stack.push([child, inContent]);
   };
-  const rootTag = root.tagName.toUpperCase();
+  const rootTag = tagNameOf(root);
   push(root, CONTENT_ROOTS.has(rootTag) || root.getAttribute('role') === 'main');
   while (stack.length > 0) {
     const [element, inContent] = stack.pop()!;
-    const tag = element.tagName.toUpperCase();
+    const tag = tagNameOf(element);
     if (
       (NOISE_TAGS.has(tag) && !(tag === 'NAV' && inContent && inPageContents(element, pageUrl))) ||
       element.hasAttribute('hidden') ||

@@ -11,7 +11,7 @@
  * (~90 KB each) Markdown cost more than everything else of a page together.
  */
 
-import { type ContentElement, firstDescendant } from './light-dom.js';
+import { type ContentElement, firstDescendant, tagNameOf } from './light-dom.js';
 import { parseHtmlDocument } from './parse-document.js';
 import { svgLabels } from './svg-text.js';
 import { collapseSpaces } from './whitespace.js';
@@ -83,7 +83,7 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 const BLOCK_MARKER_START = /^(?:[#>+=-]|\d+[.)](?=\s|$))/;
 
 function tagOf(element: ContentElement): string {
-  return element.tagName.toUpperCase();
+  return tagNameOf(element);
 }
 
 const SPECIAL = /[\\*`[\]_]/;
@@ -220,6 +220,7 @@ function blocksOf(parent: ContentElement): string[] {
 
 /** Prefixes every non-empty line after the first (the first follows a list marker). */
 function indentRest(text: string, prefix: string): string {
+  if (!text.includes('\n')) return text; // one line: nothing to indent (most list items)
   return text
     .split('\n')
     .map((line, index) => (index === 0 || line === '' ? line : `${prefix}${line}`))

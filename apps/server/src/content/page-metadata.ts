@@ -1,4 +1,4 @@
-import { type ContentDocument, type ContentElement, firstDescendant } from './light-dom.js';
+import { type ContentDocument, type ContentElement, firstDescendant, tagNameOf } from './light-dom.js';
 
 /** Collapses runs of whitespace to one space and trims. */
 export function collapseWhitespace(text: string): string {
@@ -20,7 +20,7 @@ export function documentBaseUrl(document: ContentDocument, pageUrl: string): URL
   // <base> lives in <head> (parseHtmlDocument moves a stray one there).
   let baseHref: string | undefined;
   for (let child = document.head?.firstElementChild ?? null; child; child = child.nextElementSibling) {
-    if (child.tagName.toUpperCase() === 'BASE' && child.hasAttribute('href')) {
+    if (tagNameOf(child) === 'BASE' && child.hasAttribute('href')) {
       baseHref = child.getAttribute('href')?.trim();
       break;
     }
@@ -149,7 +149,7 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
   /** Returns whether to descend into the element. */
   const visit = (element: ContentElement, inChrome: boolean): boolean => {
     elementCount += 1;
-    const tag = element.tagName.toUpperCase();
+    const tag = tagNameOf(element);
     if (contentRoot === null && (tag === 'MAIN' || element.getAttribute('role') === 'main'))
       contentRoot = element;
     switch (tag) {
@@ -233,18 +233,28 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
     }
     return true;
   };
-  // Iterative, in document order: malformed pages can nest deeper than the call stack.
-  const stack: [ContentElement, boolean, number][] = document.documentElement
-    ? [[document.documentElement, false, 1]]
-    : [];
+  // Iterative, in document order: malformed pages can nest deeper than the call stack. Three
+  // stacks side by side rather than a tuple (and a list of children) per element.
+  const stack: ContentElement[] = [];
+  const stackInChrome: boolean[] = [];
+  const stackDepth: number[] = [];
+  if (document.documentElement) {
+    stack.push(document.documentElement);
+    stackInChrome.push(false);
+    stackDepth.push(1);
+  }
   while (stack.length > 0) {
-    const [element, inChrome, depth] = stack.pop()!;
+    const element = stack.pop()!;
+    const inChrome = stackInChrome.pop()!;
+    const depth = stackDepth.pop()!;
     if (depth > maxDepth) maxDepth = depth;
     if (!visit(element, inChrome)) continue;
-    const childChrome = inChrome || CHROME.has(element.tagName.toUpperCase());
-    const children: ContentElement[] = [];
-    for (let child = element.firstElementChild; child; child = child.nextElementSibling) children.push(child);
-    for (let i = children.length - 1; i >= 0; i -= 1) stack.push([children[i]!, childChrome, depth + 1]);
+    const childChrome = inChrome || CHROME.has(tagNameOf(element));
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) {
+      stack.push(child);
+      stackInChrome.push(childChrome);
+      stackDepth.push(depth + 1);
+    }
   }
 
   return {

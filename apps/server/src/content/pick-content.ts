@@ -80,27 +80,21 @@ export const PICKED_MIN_TEXT = 500;
  * Text as Readability measures it (whitespace runs count as one character,
  * the ends trimmed), kept so that texts can be joined: its length with
  * every whitespace run counted once, and whether it starts or ends in one.
+ * Kept as plain fields (a tally's `length`/`lead`/`trail` and
+ * `looseLength`/`looseLead`/`looseTrail`, a text's in {@link measured})
+ * rather than an object per text and per join: the walk below meets every
+ * text node and element of the page.
  */
-interface Run {
-  length: number;
-  lead: boolean;
-  trail: boolean;
-}
-const EMPTY: Run = { length: 0, lead: false, trail: false };
-
-function join(a: Run, b: Run): Run {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  return { length: a.length + b.length - (a.trail && b.lead ? 1 : 0), lead: a.lead, trail: b.trail };
-}
-
-function trimmed(run: Run): number {
-  return Math.max(0, run.length - (run.lead ? 1 : 0) - (run.trail ? 1 : 0));
+function trimmed(length: number, lead: boolean, trail: boolean): number {
+  return Math.max(0, length - (lead ? 1 : 0) - (trail ? 1 : 0));
 }
 
 /** What the second walk learns of an element's subtree. */
 interface Tally {
-  run: Run;
+  /** Its text as a run (see {@link trimmed}). */
+  length: number;
+  lead: boolean;
+  trail: boolean;
   /** Characters of text, trimmed, whitespace runs counted as one. */
   text: number;
   /** Characters of link text (in-page `#` links weigh 0.3, as in Readability). */
@@ -108,10 +102,32 @@ interface Tally {
   commas: number;
   /** Whether it holds a {@link BLOCKS} element. */
   hasBlock: boolean;
-  /** For a container: the text directly in it or in inline children (Readability wraps it in a `<p>`). */
-  loose: Run;
+  /** For a container: the text directly in it or in inline children (Readability wraps it in a `<p>`), as a run. */
+  looseLength: number;
+  looseLead: boolean;
+  looseTrail: boolean;
   looseLinks: number;
   looseCommas: number;
+}
+
+/** Appends a run to a tally's text. */
+function appendRun(tally: Tally, length: number, lead: boolean, trail: boolean): void {
+  if (length === 0) return;
+  if (tally.length === 0) {
+    tally.length = length;
+    tally.lead = lead;
+  } else tally.length += length - (tally.trail && lead ? 1 : 0);
+  tally.trail = trail;
+}
+
+/** Appends a run to a tally's loose text. */
+function appendLooseRun(tally: Tally, length: number, lead: boolean, trail: boolean): void {
+  if (length === 0) return;
+  if (tally.looseLength === 0) {
+    tally.looseLength = length;
+    tally.looseLead = lead;
+  } else tally.looseLength += length - (tally.looseTrail && lead ? 1 : 0);
+  tally.looseTrail = trail;
 }
 
 function hidden(element: LightElement): boolean {
@@ -141,8 +157,11 @@ function classWeight(element: LightElement): number {
   return weight;
 }
 
-/** A text's {@link Run} and its commas. */
-function measure(text: string): { run: Run; commas: number } {
+/** The last text {@link measure}d: its run and its commas. */
+const measured = { length: 0, lead: false, trail: false, commas: 0 };
+
+/** Measures a text into {@link measured}. */
+function measure(text: string): void {
   let length = 0;
   let commas = 0;
   let space = false;
@@ -158,10 +177,16 @@ function measure(text: string): { run: Run; commas: number } {
       if (code === 0x2c || (code > 0x7f && COMMAS.has(code))) commas += 1;
     }
   }
-  if (length === 0) return { run: EMPTY, commas };
+  measured.length = length;
+  measured.commas = commas;
+  if (length === 0) {
+    measured.lead = false;
+    measured.trail = false;
+    return;
+  }
   const first = text.charCodeAt(0);
-  const lead = first === 32 || first === 10 || first === 9 || first === 13 || first === 12;
-  return { run: { length, lead, trail: space }, commas };
+  measured.lead = first === 32 || first === 10 || first === 9 || first === 13 || first === 12;
+  measured.trail = space;
 }
 
 /**
@@ -173,7 +198,10 @@ function measure(text: string): { run: Run; commas: number } {
  */
 export function pickMainContent(body: LightElement, pageUrl: string): LightElement | null {
   const article = soleArticle(body);
-  if (article && trimmed(measure(article.textContent).run) >= PICKED_MIN_TEXT) return article;
+  if (article) {
+    measure(article.textContent);
+    if (trimmed(measured.length, measured.lead, measured.trail) >= PICKED_MIN_TEXT) return article;
+  }
 
   const hashPrefix = `${pageUrl.split('#', 1)[0]}#`;
   const tallies = new Map<LightElement, Tally>();
@@ -188,9 +216,12 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
   };
 
   // Walk 1 (pre-order): drop unlikely candidates, list the rest.
-  const stack: [LightElement, boolean][] = [[body, false]];
+  // Two stacks side by side rather than a pair per element.
+  const stack: LightElement[] = [body];
+  const stackInTableOrCode: boolean[] = [false];
   while (stack.length > 0) {
-    const [element, inTableOrCode] = stack.pop()!;
+    const element = stack.pop()!;
+    const inTableOrCode = stackInTableOrCode.pop()!;
     // An inline SVG is neither scored nor dropped here: the clean-up after the pick keeps one that shows text.
     if (element.tagName === 'SVG') continue;
     if (SKIPPED.has(element.tagName) || (element !== body && unlikely(element, inTableOrCode))) {
@@ -199,47 +230,54 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
     }
     order.push(element);
     const childInTableOrCode = inTableOrCode || element.tagName === 'TABLE' || element.tagName === 'CODE';
-    for (let child = element.lastElementChild; child; child = child.previousElementSibling)
-      stack.push([child, childInTableOrCode]);
+    for (let child = element.lastElementChild; child; child = child.previousElementSibling) {
+      stack.push(child);
+      stackInTableOrCode.push(childInTableOrCode);
+    }
   }
 
   // Walk 2 (post-order): text, link text and commas of every subtree.
   for (let i = order.length - 1; i >= 0; i -= 1) {
     const element = order[i]!;
     const tally: Tally = {
-      run: EMPTY,
+      length: 0,
+      lead: false,
+      trail: false,
       text: 0,
       links: 0,
       commas: 0,
       hasBlock: false,
-      loose: EMPTY,
+      looseLength: 0,
+      looseLead: false,
+      looseTrail: false,
       looseLinks: 0,
       looseCommas: 0,
     };
     for (let node = element.first; node; node = node.next) {
       if (node instanceof LightText) {
-        const { run, commas } = measure(node.textContent);
-        tally.run = join(tally.run, run);
+        measure(node.textContent);
+        const { length, lead, trail, commas } = measured;
+        appendRun(tally, length, lead, trail);
         tally.commas += commas;
-        tally.loose = join(tally.loose, run);
+        appendLooseRun(tally, length, lead, trail);
         tally.looseCommas += commas;
       } else if (node.nodeType === ELEMENT_NODE) {
         const child = node as LightElement;
         const sub = tallies.get(child);
         if (!sub) continue;
-        tally.run = join(tally.run, sub.run);
+        appendRun(tally, sub.length, sub.lead, sub.trail);
         tally.links += sub.links;
         tally.commas += sub.commas;
         const block = BLOCKS.has(child.tagName) || sub.hasBlock;
         if (block) tally.hasBlock = true;
         else {
-          tally.loose = join(tally.loose, sub.run);
+          appendLooseRun(tally, sub.length, sub.lead, sub.trail);
           tally.looseLinks += sub.links;
           tally.looseCommas += sub.commas;
         }
       }
     }
-    tally.text = trimmed(tally.run);
+    tally.text = trimmed(tally.length, tally.lead, tally.trail);
     if (element.tagName === 'A') {
       const href = element.getAttribute('href') ?? '';
       tally.links = tally.text * (href.startsWith(hashPrefix) ? 0.3 : 1);
@@ -258,7 +296,7 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
     const tally = tallies.get(element)!;
     if (
       only.tagName === 'P' &&
-      trimmed(tally.loose) === 0 &&
+      trimmed(tally.looseLength, tally.looseLead, tally.looseTrail) === 0 &&
       tally.text > 0 &&
       tally.links / tally.text < 0.25
     )
@@ -288,9 +326,12 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
     if (!parent) continue;
     if (SCORED.has(element.tagName) || (element.tagName === 'DIV' && !tally.hasBlock)) {
       if (tally.text >= MIN_PARAGRAPH) give(parent, tally.text, tally.commas);
-    } else if (element.tagName === 'DIV' && trimmed(tally.loose) >= MIN_PARAGRAPH) {
+    } else if (
+      element.tagName === 'DIV' &&
+      trimmed(tally.looseLength, tally.looseLead, tally.looseTrail) >= MIN_PARAGRAPH
+    ) {
       // The loose text Readability would wrap in a <p> of this <div>.
-      give(element, trimmed(tally.loose), tally.looseCommas);
+      give(element, trimmed(tally.looseLength, tally.looseLead, tally.looseTrail), tally.looseCommas);
     }
   }
 

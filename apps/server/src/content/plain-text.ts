@@ -1,4 +1,4 @@
-import type { ContentElement, ContentNode } from './light-dom.js';
+import { type ContentElement, type ContentNode, tagNameOf } from './light-dom.js';
 import { svgLabels } from './svg-text.js';
 import { collapseSpaces } from './whitespace.js';
 
@@ -139,51 +139,73 @@ function trimSpacesAndTabsEnd(line: string): string {
   return end === line.length ? line : line.slice(0, end);
 }
 
-/** A step of the walk: a node to enter, or an element to leave. */
-type Step = { enter: ContentNode } | { leave: string; strength: number };
+/** How an element breaks the text before and after it: 2 a blank line, 1 a newline, 0 not at all. */
+function breakStrength(tag: string): number {
+  return PARAGRAPH_BLOCKS.has(tag) ? 2 : LINE_BLOCKS.has(tag) ? 1 : 0;
+}
 
-/** Walks iteratively: malformed pages can nest deeper than the call stack. */
+/** Writes what a node shows on entering it; true when its children are to be walked (then it is left after them). */
+function enter(node: ContentNode, builder: TextBuilder): boolean {
+  if (node.nodeType === TEXT_NODE) {
+    builder.text(node.textContent ?? '');
+    return false;
+  }
+  if (node.nodeType !== ELEMENT_NODE) return false;
+  const tag = tagNameOf(node as ContentElement);
+  if (SKIPPED.has(tag)) return false;
+  if (tag === 'SVG') {
+    // A diagram's labels, in the order drawn, as text in the line (an icon's SVG shows none).
+    const labels = svgLabels(node as ContentElement);
+    if (labels.length > 0) builder.text(` ${labels.join(' ')} `);
+    return false;
+  }
+  if (tag === 'BR') {
+    builder.breakAt(1);
+    return false;
+  }
+  if (tag === 'PRE') {
+    builder.preformatted(node.textContent ?? '');
+    return false;
+  }
+  const strength = breakStrength(tag);
+  if (strength) builder.breakAt(strength);
+  return true;
+}
+
+/** Ends an element whose children were walked: a table cell's tab, a block's break. */
+function leave(element: ContentElement, builder: TextBuilder): void {
+  const tag = tagNameOf(element);
+  if (tag === 'TD' || tag === 'TH') builder.cell();
+  const strength = breakStrength(tag);
+  if (strength) builder.breakAt(strength);
+}
+
+/**
+ * Walks the tree in document order by its own links: no recursion
+ * (malformed pages can nest deeper than the call stack) and no stack of
+ * steps (an object for every node of the page, only to be collected).
+ */
 function walk(root: ContentElement, builder: TextBuilder): void {
-  const stack: Step[] = [];
-  const pushChildren = (parent: ContentNode) => {
-    const children: ContentNode[] = [];
-    for (let child = parent.firstChild; child; child = child.nextSibling) children.push(child);
-    for (let i = children.length - 1; i >= 0; i -= 1) stack.push({ enter: children[i]! });
-  };
-  pushChildren(root);
-  while (stack.length > 0) {
-    const step = stack.pop()!;
-    if ('leave' in step) {
-      if (step.leave === 'TD' || step.leave === 'TH') builder.cell();
-      if (step.strength) builder.breakAt(step.strength);
-      continue;
+  let node: ContentNode | null = root.firstChild;
+  while (node) {
+    if (enter(node, builder)) {
+      const child: ContentNode | null = node.firstChild;
+      if (child) {
+        node = child;
+        continue;
+      }
+      leave(node as ContentElement, builder);
     }
-    const node = step.enter;
-    if (node.nodeType === TEXT_NODE) {
-      builder.text(node.textContent ?? '');
-      continue;
+    // On to the next sibling, else up to the nearest ancestor that has one, leaving each ancestor passed.
+    let next: ContentNode | null = null;
+    while (node !== root) {
+      next = node.nextSibling;
+      if (next) break;
+      node = node.parentElement!;
+      if (node === root) break;
+      leave(node as ContentElement, builder);
     }
-    if (node.nodeType !== ELEMENT_NODE) continue;
-    const tag = (node as ContentElement).tagName.toUpperCase();
-    if (SKIPPED.has(tag)) continue;
-    if (tag === 'SVG') {
-      // A diagram's labels, in the order drawn, as text in the line (an icon's SVG shows none).
-      const labels = svgLabels(node as ContentElement);
-      if (labels.length > 0) builder.text(` ${labels.join(' ')} `);
-      continue;
-    }
-    if (tag === 'BR') {
-      builder.breakAt(1);
-      continue;
-    }
-    if (tag === 'PRE') {
-      builder.preformatted(node.textContent ?? '');
-      continue;
-    }
-    const strength = PARAGRAPH_BLOCKS.has(tag) ? 2 : LINE_BLOCKS.has(tag) ? 1 : 0;
-    if (strength) builder.breakAt(strength);
-    stack.push({ leave: tag, strength });
-    pushChildren(node);
+    node = next;
   }
 }
 

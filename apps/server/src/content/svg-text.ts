@@ -5,7 +5,7 @@
  * the converters write them out; an SVG that shows no text (an icon, a
  * logo) is dropped as before.
  */
-import { type ContentElement, ELEMENT_NODE, TEXT_NODE } from './light-dom.js';
+import { type ContentElement, ELEMENT_NODE, TEXT_NODE, tagNameOf } from './light-dom.js';
 
 /** SVG elements whose text is shown: `<text>` (its `<tspan>`s, `<textPath>`s and `<a>`s are inside it). */
 const SHOWN_TEXT = 'TEXT';
@@ -35,7 +35,7 @@ export function svgLabels(svg: ContentElement): string[] {
   for (let child = svg.lastElementChild; child; child = child.previousElementSibling) stack.push(child);
   while (stack.length > 0) {
     const element = stack.pop()!;
-    const tag = element.tagName.toUpperCase();
+    const tag = tagNameOf(element);
     if (NOT_DRAWN.has(tag)) continue;
     if (tag === SHOWN_TEXT) {
       const label = shownText(element);
@@ -61,7 +61,7 @@ function shownText(text: ContentElement): string {
       if (node.nodeType === TEXT_NODE) stack.push(node.textContent ?? '');
       else if (node.nodeType === ELEMENT_NODE) {
         const element = node as ContentElement;
-        if (!NOT_DRAWN.has(element.tagName.toUpperCase())) stack.push(element);
+        if (!NOT_DRAWN.has(tagNameOf(element))) stack.push(element);
       }
     }
   }
