@@ -5,6 +5,9 @@ import type { CrawledDocument } from './crawled-manuals.js';
 /** A ranker under test: the URLs of its top hits for a question, best first. */
 export type Ranker = (question: string) => string[] | Promise<string[]>;
 
+/** A ranker that answers at once (the in-process baselines, which the dev tools ask synchronously). */
+export type SyncRanker = (question: string) => string[];
+
 const TOP = 10;
 
 /**
@@ -12,7 +15,7 @@ const TOP = 10;
  * of (title, body) with the Porter stemmer, every word of the question OR-ed
  * (each quoted, so no word is read as syntax), ranked by plain `bm25()`.
  */
-export function plainFts5(documents: readonly CrawledDocument[]): Ranker {
+export function plainFts5(documents: readonly CrawledDocument[]): SyncRanker {
   const db = new Database(':memory:');
   db.exec(`CREATE VIRTUAL TABLE pages USING fts5(url UNINDEXED, title, body, tokenize = 'porter unicode61')`);
   const insert = db.prepare('INSERT INTO pages (url, title, body) VALUES (?, ?, ?)');
@@ -30,7 +33,7 @@ export function plainFts5(documents: readonly CrawledDocument[]): Ranker {
 }
 
 /** MiniSearch with its default settings (OR of the terms, BM25+, no stemming) over title and text. */
-export function miniSearchDefaults(documents: readonly CrawledDocument[]): Ranker {
+export function miniSearchDefaults(documents: readonly CrawledDocument[]): SyncRanker {
   const index = new MiniSearch<CrawledDocument & { id: number }>({ fields: ['title', 'text'] });
   index.addAll(documents.map((doc, id) => ({ ...doc, id })));
   return (question) =>
@@ -39,3 +42,12 @@ export function miniSearchDefaults(documents: readonly CrawledDocument[]): Ranke
       .slice(0, TOP)
       .map((hit) => documents[hit.id as number]?.url ?? '');
 }
+
+/** The plain baselines every figure of ours is printed beside, by name, built from a set's pages. */
+export const BASELINES: readonly {
+  name: string;
+  build: (documents: readonly CrawledDocument[]) => SyncRanker;
+}[] = [
+  { name: 'plain FTS5 (porter, OR, bm25)', build: plainFts5 },
+  { name: 'MiniSearch defaults', build: miniSearchDefaults },
+];

@@ -2,10 +2,12 @@
  * Ranking variants compared on the dev questions only, with a 2-fold check
  * inside dev: each dev set's questions alternate into halves A and B, and
  * each variant's MRR@10 is printed on all of dev and on each half, for each
- * dev set (Python+Git, Django) apart and for all of them together (A: every
- * set's A half). A variant worth keeping wins on both halves (tuned on A, it
+ * dev set (Python+Git, Django, Octave) apart and for all of them together (A: every
+ * set's A half), with plain FTS5 and MiniSearch defaults on the same pages
+ * below the variants. A variant worth keeping wins on both halves (tuned on A, it
  * must also win on B, and the other way round), and on each kind of
- * documentation, not only on the whole. Held questions are never asked.
+ * documentation (chosen on two manuals, it must win on the third), not only
+ * on the whole. Held questions are never asked.
  *
  * `npx tsx --conditions=source quality/search/dev-cv.ts <SEARCH_QUALITY_DATA_DIR>` from apps/server.
  * A kept crawl without a dev set's collection (made before the set existed)
@@ -19,7 +21,7 @@ import {
   DEFAULT_FIELD_CANDIDATES,
   type SqliteSearchIndexOptions,
 } from '../../src/search/sqlite-search-index.js';
-import { askDevSets } from './dev-questions.js';
+import { type AskedDevSet, askDevBaselines, askDevSets } from './dev-questions.js';
 import { missingSetLines, withKeptCrawlOf } from './kept-crawl.js';
 import { figuresOf } from './metrics.js';
 import { DEV_SETS, type QuestionSet } from './question-sets.js';
@@ -69,7 +71,8 @@ function foldFigures(name: string, positions: readonly number[], inA: readonly b
 
 /**
  * Asks the dev questions of each dev set the kept crawl holds under each
- * variant: figures per set, and (with more than one set) for all together.
+ * variant, then of the plain baselines (their rows come after the
+ * variants'): figures per set, and (with more than one set) for all together.
  */
 export function compareOnDev(
   dataDir: string,
@@ -78,8 +81,14 @@ export function compareOnDev(
 ): DevComparison {
   return withKeptCrawlOf(dataDir, sets, ({ db, origins, sets: kept, missing }) => {
     const scopes: ScopeFigures[] = [];
-    for (const variant of variants) {
-      const asked = askDevSets(db, origins, kept, variant.options);
+    const rows: { name: string; asked: AskedDevSet[] }[] = [
+      ...variants.map((variant) => ({
+        name: variant.name,
+        asked: askDevSets(db, origins, kept, variant.options),
+      })),
+      ...askDevBaselines(dataDir, origins, kept).map(({ name, sets }) => ({ name, asked: sets })),
+    ];
+    for (const { name, asked } of rows) {
       const perSet = asked.map((set) => ({
         scope: set.label,
         positions: set.positions,
@@ -97,7 +106,7 @@ export function compareOnDev(
           figures = { scope, questions: positions.length, figures: [] };
           scopes.push(figures);
         }
-        figures.figures.push(foldFigures(variant.name, positions, inA));
+        figures.figures.push(foldFigures(name, positions, inA));
       }
     }
     return { scopes, missing };

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { SqliteSearchIndex, type SqliteSearchIndexOptions } from '../../src/search/sqlite-search-index.js';
+import { BASELINES } from './baselines.js';
+import { keptDocuments } from './crawled-manuals.js';
 import type { KeptSet } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { firstRelevant, type JudgedQuestion } from './metrics.js';
@@ -41,4 +45,44 @@ export function askDevSets(
       positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
     };
   });
+}
+
+/** One plain baseline's answers to every kept dev set, beside ours. */
+export interface AskedBaseline {
+  /** The baseline's printed name (`plain FTS5 (porter, OR, bm25)`). */
+  name: string;
+  /** Per kept set, in the order asked: the same questions as {@link askDevSets} gives. */
+  sets: AskedDevSet[];
+}
+
+/**
+ * Asks each kept set's dev questions of the plain baselines (plain FTS5 and
+ * MiniSearch defaults), each built from that set's pages as the kept crawl
+ * read them back (`harness-documents.json`), as run.ts does: our figure on a
+ * set only means something beside the baseline on the same pages.
+ */
+export function askDevBaselines(
+  dataDir: string,
+  origins: Record<string, string>,
+  sets: readonly KeptSet[],
+): AskedBaseline[] {
+  const documents = keptDocuments(readFileSync(join(dataDir, 'harness-documents.json'), 'utf8'));
+  const perSet = sets.map(({ set, collection }) => ({
+    set,
+    pages: documents.filter((doc) => doc.collection === collection),
+    questions: loadQuestions(set).filter((q) => q.split === 'dev'),
+  }));
+  return BASELINES.map(({ name, build }) => ({
+    name,
+    sets: perSet.map(({ set, pages, questions }) => {
+      const rank = build(pages);
+      const ranked = questions.map((q) => rank(q.question).map((url) => judgedIdOf(url, origins)));
+      return {
+        label: splitLabel(set, 'dev'),
+        questions,
+        ranked,
+        positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
+      };
+    }),
+  }));
 }

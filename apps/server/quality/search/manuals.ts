@@ -56,8 +56,31 @@ export const DJANGO_MANUAL: Manual = {
   excludePaths: ['/genindex.html'],
 };
 
+/**
+ * Debian's GNU Octave 7.3 manual (dev questions only, `questions-octave.json`): a third kind
+ * of documentation (a GNU Texinfo manual of a language and its function reference, one page
+ * per node) to choose ranking on beside Sphinx (Python, Django) and AsciiDoc (Git). Its 2,356
+ * redirect stubs (one per index anchor, for links from other manuals) are linked from no page,
+ * so the crawl reaches the 507 node pages only, all of them from the table of contents.
+ */
+export const OCTAVE_MANUAL: Manual = {
+  name: 'octave',
+  debianPackage: 'octave-doc',
+  root: '/usr/share/doc/octave/octave.html',
+  start: 'index.html',
+  // The 916 KB function index (nested lists of links, no text of its own), left out for the
+  // same reason as Python's table of contents; no question is about it.
+  excludePaths: ['/Function-Index.html'],
+};
+
 /** Every manual the judged questions are about (they name pages as `<name>/<path>`). */
-export const MANUALS: readonly Manual[] = [PYTHON_MANUAL, GIT_MANUAL, SQLITE_MANUAL, DJANGO_MANUAL];
+export const MANUALS: readonly Manual[] = [
+  PYTHON_MANUAL,
+  GIT_MANUAL,
+  SQLITE_MANUAL,
+  DJANGO_MANUAL,
+  OCTAVE_MANUAL,
+];
 
 /**
  * The manuals that are not installed, with the command that installs them

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import {
   DEV_SETS,
   DJANGO_QUESTIONS,
   loadQuestions,
+  OCTAVE_QUESTIONS,
   PYTHON_GIT_QUESTIONS,
   QUESTION_SETS,
   type QuestionSet,
@@ -30,11 +31,25 @@ describe('the judged question files', () => {
     expect(loadQuestions().length).toBe(loadQuestions(PYTHON_GIT_QUESTIONS).length);
   });
 
-  it('the Django set is dev only, and the dev tools ask the Python+Git and Django sets, not the SQLite one', () => {
-    expect(DJANGO_QUESTIONS.splits).toEqual(['dev']);
-    expect(loadQuestions(DJANGO_QUESTIONS).every((q) => q.split === 'dev')).toBe(true);
-    expect(DEV_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS]);
+  it('the Django and Octave sets are dev only, and the dev tools ask them and Python+Git, not the SQLite one', () => {
+    for (const set of [DJANGO_QUESTIONS, OCTAVE_QUESTIONS]) {
+      expect(set.splits).toEqual(['dev']);
+      expect(loadQuestions(set).every((q) => q.split === 'dev')).toBe(true);
+    }
+    expect(DEV_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS, OCTAVE_QUESTIONS]);
     expect(splitLabel(DJANGO_QUESTIONS, 'dev')).toBe('dev-django');
+    expect(splitLabel(OCTAVE_QUESTIONS, 'dev')).toBe('dev-octave');
+  });
+
+  it('no Octave question is judged on a redirect stub (a page the crawl never reaches)', () => {
+    // Texinfo writes a small page per index anchor that only redirects (meta refresh) to the node
+    // holding it; no page links to one, so a question judged on one could be answered by nobody.
+    const root = OCTAVE_QUESTIONS.manuals[0]?.root ?? '';
+    const judged = new Set(loadQuestions(OCTAVE_QUESTIONS).flatMap((q) => q.relevant));
+    const stubs = [...judged].filter((id) =>
+      /http-equiv="Refresh"/i.test(readFileSync(join(root, id.slice('octave/'.length)), 'utf8')),
+    );
+    expect(stubs).toEqual([]);
   });
 
   it('every set crawls into a collection of its own', () => {

@@ -1,7 +1,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DJANGO_MANUAL, GIT_MANUAL, type Manual, PYTHON_MANUAL, SQLITE_MANUAL } from './manuals.js';
+import {
+  DJANGO_MANUAL,
+  GIT_MANUAL,
+  type Manual,
+  OCTAVE_MANUAL,
+  PYTHON_MANUAL,
+  SQLITE_MANUAL,
+} from './manuals.js';
 import type { JudgedQuestion } from './metrics.js';
 
 type Split = JudgedQuestion['split'];
@@ -65,11 +72,26 @@ export const DJANGO_QUESTIONS: QuestionSet = {
   tag: 'django',
 };
 
+/**
+ * The Octave manual's questions: dev only (a third dev source, a Texinfo manual of a
+ * language and its functions, so that a ranking choice can be checked on a manual it was
+ * not chosen on: leave one manual out), written before any ranking ran on them.
+ */
+export const OCTAVE_QUESTIONS: QuestionSet = {
+  title: "Debian's GNU Octave 7.3 HTML manual",
+  manuals: [OCTAVE_MANUAL],
+  collection: 'manuals-octave',
+  questionsFile: here('./questions-octave.json'),
+  splits: ['dev'],
+  tag: 'octave',
+};
+
 /** Every set one run of the harness measures, in the order it prints them. */
 export const QUESTION_SETS: readonly QuestionSet[] = [
   PYTHON_GIT_QUESTIONS,
   SQLITE_QUESTIONS,
   DJANGO_QUESTIONS,
+  OCTAVE_QUESTIONS,
 ];
 
 /** The sets with dev questions, which the dev tools (`dev-loop.ts`, `dev-cv.ts`) ask, each apart and all together. */

@@ -187,6 +187,20 @@ describe('runManualsQuality over several question sets', () => {
       ['dev-bikes', 3],
       [ALL_DEV, 4],
     ]);
+    // Each scope: the variant, then plain FTS5 and MiniSearch on the same set's kept pages.
+    for (const scope of comparison.scopes)
+      expect(scope.figures.map((f) => f.name)).toEqual([
+        'default',
+        'plain FTS5 (porter, OR, bm25)',
+        'MiniSearch defaults',
+      ]);
+    expect(comparison.scopes[0]?.figures[1]).toEqual({
+      name: 'plain FTS5 (porter, OR, bm25)',
+      dev: 1,
+      a: 1,
+      b: 0,
+      hitAt3: 1,
+    });
     const [drinksFigures, bikesFigures, allFigures] = comparison.scopes.map((s) => s.figures[0]);
     // drinks: one question, found first, in half A; half B is empty.
     expect(drinksFigures).toEqual({ name: 'default', dev: 1, a: 1, b: 0, hitAt3: 1 });
@@ -210,6 +224,17 @@ describe('runManualsQuality over several question sets', () => {
     expect(lines.filter((line) => line.startsWith('  '))).toEqual([
       expect.stringMatching(/^ {2}bd3 pump the tyres → .*bikes\/tyres\.html.* \[at 0\]$/),
     ]);
-    expect(lines.at(-1)).toBe('all dev (4): hit@1 0.75  hit@3 0.75  MRR@10 0.750');
+    expect(lines).toContain('all dev (4): hit@1 0.75  hit@3 0.75  MRR@10 0.750');
+    // The baselines on the same pages, after ours: per set, then all together.
+    expect(lines).toContain('dev plain FTS5 (porter, OR, bm25) (1): hit@1 1.00  hit@3 1.00  MRR@10 1.000');
+    expect(lines).toContain('dev MiniSearch defaults (1): hit@1 1.00  hit@3 1.00  MRR@10 1.000');
+    expect(
+      lines.filter((line) => /^dev-bikes (plain FTS5|MiniSearch).* \(3\): hit@1/.test(line)),
+    ).toHaveLength(2);
+    expect(lines.slice(-3).map((line) => line.replace(/ \(4\):.*/, ''))).toEqual([
+      'all dev',
+      'all dev plain FTS5 (porter, OR, bm25)',
+      'all dev MiniSearch defaults',
+    ]);
   });
 });
