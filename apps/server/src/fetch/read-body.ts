@@ -145,7 +145,10 @@ export function readBodyCapped(
     source.on('data', onData);
     source.once('end', () => settle(null, Buffer.concat(chunks, total)));
     source.once('error', (error) => settle(error));
-    source.once('close', () => settle(new PageError('fetch_failed', 'the response body ended early')));
+    // 'close' follows 'end' on every body: the error (its stack) is built only for a body that ended early.
+    source.once('close', () => {
+      if (!settled) settle(new PageError('fetch_failed', 'the response body ended early'));
+    });
   });
 }
 
