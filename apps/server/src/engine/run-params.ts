@@ -25,11 +25,29 @@ export function splitRunRequest(request: CreateRunParams): { urls: string[]; run
 }
 
 /**
+ * Params objects already read, by identity: the SQLite store hands every item
+ * of a run the same params object, so a crawl's schema parse runs once a run,
+ * not once a page. Read-only use: neither the store's object nor the typed
+ * params are changed after reading.
+ */
+const alreadyRead = new WeakMap<object, TypedRunParams>();
+
+/**
  * A run's params as the store hands them back (parsed JSON), read with the
  * contract's schema of its type: defaults applied, anything else refused
  * (a throw, which fails the item as an internal error rather than guessing).
+ * The same params object read again gives the same typed params.
  */
 export function readRunParams(type: RunType, params: unknown): TypedRunParams {
+  if (typeof params !== 'object' || params === null) return parseRunParams(type, params);
+  const known = alreadyRead.get(params);
+  if (known?.type === type) return known;
+  const typed = parseRunParams(type, params);
+  alreadyRead.set(params, typed);
+  return typed;
+}
+
+function parseRunParams(type: RunType, params: unknown): TypedRunParams {
   switch (type) {
     case 'extract':
       return { type, params: RUN_PARAMS.extract.parse(params) };

@@ -200,7 +200,15 @@ export class SqliteStore implements Store {
   /** A new version of a run whose items changed: settled when the state machine says its items are all done. */
   private changed(runId: string, timestamp: string): void {
     const row = this.runRow(runId);
-    const settled = row && settle(row.status as RunStatus, this.statsOf(runId));
+    // Counting the run's stats reads all its items; while one is queued or running (every batch but
+    // the last, one indexed look-up) the run cannot settle, so they are counted only when none is.
+    const workLeft =
+      this.sql('SELECT 1 FROM items WHERE run_id = ? AND status IN (?, ?) LIMIT 1').get(
+        runId,
+        WAITING_ITEM_STATUS,
+        LEASED_ITEM_STATUS,
+      ) !== undefined;
+    const settled = row && !workLeft && settle(row.status as RunStatus, this.statsOf(runId));
     if (settled) this.writeDecision(runId, settled, timestamp);
     else this.touch(runId, timestamp);
   }
@@ -443,7 +451,7 @@ export class SqliteStore implements Store {
           runId: row.run_id,
           owner: run.owner,
           runType: run.type as RunType,
-          params: JSON.parse(run.params),
+          params: this.paramsOf(run.params),
           url: row.url,
           depth: row.depth,
           parentUrl: row.parent_url,
@@ -451,6 +459,20 @@ export class SqliteStore implements Store {
         };
       });
     })();
+  }
+
+  /** Parsed params by their stored JSON: a run's items share one object (see `readRunParams`). */
+  private readonly parsedParams = new Map<string, Record<string, unknown>>();
+
+  private paramsOf(text: string): Record<string, unknown> {
+    let params = this.parsedParams.get(text);
+    if (params === undefined) {
+      params = Object.freeze(JSON.parse(text) as Record<string, unknown>);
+      // Active runs are few; the cap only bounds a server that runs many.
+      if (this.parsedParams.size >= 256) this.parsedParams.clear();
+      this.parsedParams.set(text, params);
+    }
+    return params;
   }
 
   /** Where the next claim starts in the rotation of active runs. */
