@@ -1,6 +1,6 @@
 import type { TypedRunParams } from '@webdata/contract';
 import type { FetchTextOptions, RobotsInfo } from '../fetch/types.js';
-import { isSameSite, matchesPathGlobs, normalizeUrl, parseSitemap } from './url/index.js';
+import { matchesPathGlobs, normalizeUrl, parseSitemap, siteKey } from './url/index.js';
 
 /** A crawl or deep crawl with its params: the runs that follow links. */
 export type CrawlingRun = Exclude<TypedRunParams, { type: 'extract' }>;
@@ -62,11 +62,22 @@ export async function discoverLinks(
   }
   const found: DiscoveredUrl[] = [];
   const robots = new Map<string, RobotsInfo>();
+  // Each link is parsed once here (the root once a page), not once for each rule it passes.
+  const rootSite = sameSite ? siteKey(root) : null;
+  const include = params.include_paths ?? [];
+  const exclude = params.exclude_paths ?? [];
+  const globs = include.length > 0 || exclude.length > 0;
   for (const candidate of candidates) {
-    if (sameSite && !isSameSite(candidate.url, root)) continue;
-    if (!matchesPathGlobs(candidate.url, params.include_paths ?? [], params.exclude_paths ?? [])) continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(candidate.url);
+    } catch {
+      continue; // no rule lets an invalid URL through (it is no site's, and matches no path)
+    }
+    if (sameSite && (rootSite === null || siteKey(parsed) !== rootSite)) continue;
+    if (globs && !matchesPathGlobs(candidate.url, include, exclude)) continue;
     if (params.respect_robots) {
-      const origin = new URL(candidate.url).origin;
+      const origin = parsed.origin;
       let rules = robots.get(origin);
       if (!rules) {
         rules = await fetcher.robotsFor(origin);

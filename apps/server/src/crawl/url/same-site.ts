@@ -27,12 +27,22 @@ export function isSameSite(a: string, b: string): boolean {
   return left !== null && right !== null && left === right;
 }
 
-function siteKey(input: string): string | null {
+/**
+ * The part of a URL that {@link isSameSite} compares (`host:port`, `www.`
+ * and default port dropped), or null for an invalid or non-http(s) URL: two
+ * URLs are the same site when their keys are equal and not null. Takes a
+ * parsed URL too, so a caller comparing many links to one site parses each once.
+ */
+export function siteKey(input: string | URL): string | null {
   let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    return null;
+  if (typeof input === 'string') {
+    try {
+      url = new URL(input);
+    } catch {
+      return null;
+    }
+  } else {
+    url = input;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   let host = url.hostname.toLowerCase().replace(/\.$/, '');
