@@ -22,6 +22,8 @@ import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { ClaimedItem, CompletedItem } from '../src/store/store.js';
 
 const ORIGIN = 'http://127.0.0.1:8000';
+const BATCH = Number(process.env.BENCH_REPLAY_BATCH ?? 3);
+const CLAIM = Number(process.env.BENCH_REPLAY_CLAIM ?? 2);
 
 function cpuMs(): number {
   const { user, system } = process.cpuUsage();
@@ -31,7 +33,10 @@ function cpuMs(): number {
 async function replay(root: string, converted: Map<string, ConvertedPage>, pragmas: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-store-replay-'));
   const store = new SqliteStore(join(dir, 'store.db'));
-  for (const pragma of pragmas) store.db.pragma(pragma);
+  for (const pragma of pragmas) {
+    if (/^(insert|update|delete|select)\b/i.test(pragma)) store.db.exec(pragma);
+    else store.db.pragma(pragma);
+  }
   const ms = { claims: 0, process: 0, writes: 0 };
   let pages = 0;
   try {
@@ -72,7 +77,7 @@ async function replay(root: string, converted: Map<string, ConvertedPage>, pragm
     let waiting: CompletedItem[] = [];
     for (;;) {
       let at = cpuMs();
-      const claimed: ClaimedItem[] = await store.claimItems('worker', 2, 60_000);
+      const claimed: ClaimedItem[] = await store.claimItems('worker', CLAIM, 60_000);
       ms.claims += cpuMs() - at;
       if (claimed.length === 0 && waiting.length === 0) break;
       for (const item of claimed) {
@@ -82,7 +87,7 @@ async function replay(root: string, converted: Map<string, ConvertedPage>, pragm
         waiting.push({ item, outcome });
         pages += 1;
       }
-      if (waiting.length >= 3 || claimed.length === 0) {
+      if (waiting.length >= BATCH || claimed.length === 0) {
         at = cpuMs();
         await store.completeItems(waiting);
         ms.writes += cpuMs() - at;
