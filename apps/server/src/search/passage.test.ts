@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bestPassageShare, closestPairsProximity, rescoreByPassage } from './passage.js';
+import {
+  bestPassageShare,
+  closestPairsProximity,
+  DEFAULT_PASSAGE_WEIGHTS,
+  rescoreByPassage,
+} from './passage.js';
 import { parseSearchQuery } from './query-parser.js';
 
 const query = (text: string) => parseSearchQuery(text, { prefixLastWord: false, expandSynonyms: false });
@@ -95,6 +100,28 @@ describe('rescoreByPassage', () => {
     expect(rescoreByPassage(ranked, bodies, q, { ...weights, proximity: 0 }).map((r) => r.seq)).toEqual([
       1, 2,
     ]);
+  });
+
+  it('by default lets words standing together outweigh a lexical lead of 1.7 times over words 500 characters apart', () => {
+    // Both bodies hold both words within one passage (the same share); only the gap differs:
+    // proximity exp(−500 / 400) ≈ 0.29 against about 0.98. At the proximity weight of two manuals
+    // (1) the lexical lead kept the first page on top; at the weight chosen on three (2.5) it does not.
+    const q = query('csv reader');
+    const ranked = [
+      { seq: 1, score: 17 },
+      { seq: 2, score: 10 },
+    ];
+    const gap = 'x'.repeat(498);
+    const bodies = new Map([
+      [1, `csv ${gap} reader`],
+      [2, 'a csv reader object'],
+    ]);
+    expect(closestPairsProximity(bodies.get(1) ?? '', q, 400)).toBeCloseTo(Math.exp(-500 / 400), 2);
+    expect(rescoreByPassage(ranked, bodies, q).map((r) => r.seq)).toEqual([2, 1]);
+    expect(rescoreByPassage(ranked, bodies, q, DEFAULT_PASSAGE_WEIGHTS).map((r) => r.seq)).toEqual([2, 1]);
+    expect(
+      rescoreByPassage(ranked, bodies, q, { ...DEFAULT_PASSAGE_WEIGHTS, proximity: 1 }).map((r) => r.seq),
+    ).toEqual([1, 2]);
   });
 
   it('changes nothing with weight 0', () => {
