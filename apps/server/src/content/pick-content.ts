@@ -78,21 +78,35 @@ export const PICKED_MIN_TEXT = 500;
  * Text as Readability measures it (whitespace runs count as one character,
  * the ends trimmed), kept so that texts can be joined: its length with
  * every whitespace run counted once, and whether it starts or ends in one.
- * Kept as plain fields (a tally's `length`/`lead`/`trail` and
- * `looseLength`/`looseLead`/`looseTrail`, a text's in {@link measured})
- * rather than an object per text and per join: the walk below meets every
- * text node and element of the page.
+ * A tally's runs are grown in place and a text's is the one
+ * {@link measured}, rather than an object per text and per join: the walk
+ * below meets every text node and element of the page.
  */
-function trimmed(length: number, lead: boolean, trail: boolean): number {
-  return Math.max(0, length - (lead ? 1 : 0) - (trail ? 1 : 0));
+interface TextRun {
+  length: number;
+  lead: boolean;
+  trail: boolean;
+}
+
+/** A run's length, its ends trimmed. */
+function trimmed(run: TextRun): number {
+  return Math.max(0, run.length - (run.lead ? 1 : 0) - (run.trail ? 1 : 0));
+}
+
+/** Appends `added` to `run` (a whitespace run where they meet counts once). */
+function appendRun(run: TextRun, added: TextRun): void {
+  if (added.length === 0) return;
+  if (run.length === 0) {
+    run.length = added.length;
+    run.lead = added.lead;
+  } else run.length += added.length - (run.trail && added.lead ? 1 : 0);
+  run.trail = added.trail;
 }
 
 /** What the second walk learns of an element's subtree. */
 interface Tally {
   /** Its text as a run (see {@link trimmed}). */
-  length: number;
-  lead: boolean;
-  trail: boolean;
+  run: TextRun;
   /** Characters of text, trimmed, whitespace runs counted as one. */
   text: number;
   /** Characters of link text (in-page `#` links weigh 0.3, as in Readability). */
@@ -101,31 +115,9 @@ interface Tally {
   /** Whether it holds a {@link BLOCKS} element. */
   hasBlock: boolean;
   /** For a container: the text directly in it or in inline children (Readability wraps it in a `<p>`), as a run. */
-  looseLength: number;
-  looseLead: boolean;
-  looseTrail: boolean;
+  loose: TextRun;
   looseLinks: number;
   looseCommas: number;
-}
-
-/** Appends a run to a tally's text. */
-function appendRun(tally: Tally, length: number, lead: boolean, trail: boolean): void {
-  if (length === 0) return;
-  if (tally.length === 0) {
-    tally.length = length;
-    tally.lead = lead;
-  } else tally.length += length - (tally.trail && lead ? 1 : 0);
-  tally.trail = trail;
-}
-
-/** Appends a run to a tally's loose text. */
-function appendLooseRun(tally: Tally, length: number, lead: boolean, trail: boolean): void {
-  if (length === 0) return;
-  if (tally.looseLength === 0) {
-    tally.looseLength = length;
-    tally.looseLead = lead;
-  } else tally.looseLength += length - (tally.looseTrail && lead ? 1 : 0);
-  tally.looseTrail = trail;
 }
 
 function hidden(element: LightElement): boolean {
@@ -156,7 +148,7 @@ function classWeight(element: LightElement): number {
 }
 
 /** The last text {@link measure}d: its run and its commas. */
-const measured = { length: 0, lead: false, trail: false, commas: 0 };
+const measured: TextRun & { commas: number } = { length: 0, lead: false, trail: false, commas: 0 };
 
 /** Runs of two or more of the whitespace Readability collapses (HTML's: space, tab, LF, CR, FF). */
 const WHITESPACE_RUNS = /[ \n\t\r\f]{2,}/g;
@@ -205,7 +197,7 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
   const article = soleArticle(body);
   if (article) {
     measure(article.textContent);
-    if (trimmed(measured.length, measured.lead, measured.trail) >= PICKED_MIN_TEXT) return article;
+    if (trimmed(measured) >= PICKED_MIN_TEXT) return article;
   }
 
   const hashPrefix = `${pageUrl.split('#', 1)[0]}#`;
@@ -245,44 +237,39 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
   for (let i = order.length - 1; i >= 0; i -= 1) {
     const element = order[i]!;
     const tally: Tally = {
-      length: 0,
-      lead: false,
-      trail: false,
+      run: { length: 0, lead: false, trail: false },
       text: 0,
       links: 0,
       commas: 0,
       hasBlock: false,
-      looseLength: 0,
-      looseLead: false,
-      looseTrail: false,
+      loose: { length: 0, lead: false, trail: false },
       looseLinks: 0,
       looseCommas: 0,
     };
     for (let node = element.first; node; node = node.next) {
       if (node instanceof LightText) {
         measure(node.textContent);
-        const { length, lead, trail, commas } = measured;
-        appendRun(tally, length, lead, trail);
-        tally.commas += commas;
-        appendLooseRun(tally, length, lead, trail);
-        tally.looseCommas += commas;
+        appendRun(tally.run, measured);
+        tally.commas += measured.commas;
+        appendRun(tally.loose, measured);
+        tally.looseCommas += measured.commas;
       } else if (node.nodeType === ELEMENT_NODE) {
         const child = node as LightElement;
         const sub = tallies.get(child);
         if (!sub) continue;
-        appendRun(tally, sub.length, sub.lead, sub.trail);
+        appendRun(tally.run, sub.run);
         tally.links += sub.links;
         tally.commas += sub.commas;
         const block = BLOCKS.has(child.tagName) || sub.hasBlock;
         if (block) tally.hasBlock = true;
         else {
-          appendLooseRun(tally, sub.length, sub.lead, sub.trail);
+          appendRun(tally.loose, sub.run);
           tally.looseLinks += sub.links;
           tally.looseCommas += sub.commas;
         }
       }
     }
-    tally.text = trimmed(tally.length, tally.lead, tally.trail);
+    tally.text = trimmed(tally.run);
     if (element.tagName === 'A') {
       const href = element.getAttribute('href') ?? '';
       tally.links = tally.text * (href.startsWith(hashPrefix) ? 0.3 : 1);
@@ -301,7 +288,7 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
     const tally = tallies.get(element)!;
     if (
       only.tagName === 'P' &&
-      trimmed(tally.looseLength, tally.looseLead, tally.looseTrail) === 0 &&
+      trimmed(tally.loose) === 0 &&
       tally.text > 0 &&
       tally.links / tally.text < 0.25
     )
@@ -331,12 +318,9 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
     if (!parent) continue;
     if (SCORED.has(element.tagName) || (element.tagName === 'DIV' && !tally.hasBlock)) {
       if (tally.text >= MIN_PARAGRAPH) give(parent, tally.text, tally.commas);
-    } else if (
-      element.tagName === 'DIV' &&
-      trimmed(tally.looseLength, tally.looseLead, tally.looseTrail) >= MIN_PARAGRAPH
-    ) {
+    } else if (element.tagName === 'DIV' && trimmed(tally.loose) >= MIN_PARAGRAPH) {
       // The loose text Readability would wrap in a <p> of this <div>.
-      give(element, trimmed(tally.looseLength, tally.looseLead, tally.looseTrail), tally.looseCommas);
+      give(element, trimmed(tally.loose), tally.looseCommas);
     }
   }
 
