@@ -7,7 +7,7 @@ import { keptDocuments } from './crawled-manuals.js';
 import type { KeptSet } from './kept-crawl.js';
 import { judgedIdOf } from './manuals.js';
 import { firstRelevant, type JudgedQuestion } from './metrics.js';
-import { loadQuestions, splitLabel } from './question-sets.js';
+import { loadQuestions, type QuestionSet, splitLabel } from './question-sets.js';
 
 /** One question set's dev questions asked of a kept crawl's index under one ranking. */
 export interface AskedDevSet {
@@ -31,20 +31,27 @@ export function askDevSets(
   options: SqliteSearchIndexOptions = {},
 ): AskedDevSet[] {
   const index = new SqliteSearchIndex(db, options);
-  return sets.map(({ set, owner, collection }) => {
-    const questions = loadQuestions(set).filter((q) => q.split === 'dev');
-    const ranked = questions.map((q) =>
-      index
-        .search(owner, { query: q.question, collection, limit: 10 })
-        .data.map((hit) => judgedIdOf(hit.url, origins)),
-    );
-    return {
-      label: splitLabel(set, 'dev'),
-      questions,
-      ranked,
-      positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
-    };
-  });
+  return sets.map(({ set, owner, collection }) =>
+    askDevQuestions(set, origins, (question) =>
+      index.search(owner, { query: question, collection, limit: 10 }).data.map((hit) => hit.url),
+    ),
+  );
+}
+
+/** A set's dev questions asked of `rank` (the URLs of its top hits), read as judged pages. */
+function askDevQuestions(
+  set: QuestionSet,
+  origins: Record<string, string>,
+  rank: (question: string) => string[],
+): AskedDevSet {
+  const questions = loadQuestions(set).filter((q) => q.split === 'dev');
+  const ranked = questions.map((q) => rank(q.question).map((url) => judgedIdOf(url, origins)));
+  return {
+    label: splitLabel(set, 'dev'),
+    questions,
+    ranked,
+    positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
+  };
 }
 
 /** One plain baseline's answers to every kept dev set, beside ours. */
@@ -70,19 +77,9 @@ export function askDevBaselines(
   const perSet = sets.map(({ set, collection }) => ({
     set,
     pages: documents.filter((doc) => doc.collection === collection),
-    questions: loadQuestions(set).filter((q) => q.split === 'dev'),
   }));
   return BASELINES.map(({ name, build }) => ({
     name,
-    sets: perSet.map(({ set, pages, questions }) => {
-      const rank = build(pages);
-      const ranked = questions.map((q) => rank(q.question).map((url) => judgedIdOf(url, origins)));
-      return {
-        label: splitLabel(set, 'dev'),
-        questions,
-        ranked,
-        positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
-      };
-    }),
+    sets: perSet.map(({ set, pages }) => askDevQuestions(set, origins, build(pages))),
   }));
 }

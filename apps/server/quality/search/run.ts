@@ -12,7 +12,7 @@
  * next run. Only dev misses are listed: the held part is never looked into.
  */
 import { pathToFileURL } from 'node:url';
-import { miniSearchDefaults, plainFts5, type Ranker } from './baselines.js';
+import { BASELINES, type Ranker } from './baselines.js';
 import { type CrawlOptions, crawlManuals } from './crawled-manuals.js';
 import { judgedIdOf, missingManuals } from './manuals.js';
 import { figuresOf, firstRelevant, type JudgedQuestion, percentile, type QualityFigures } from './metrics.js';
@@ -81,8 +81,11 @@ export async function runManualsQuality(
       };
       const rankers: [string, Ranker, RankerReport['measuredAt']][] = [
         ['webdata POST /search', ours, 'HTTP'],
-        ['plain FTS5 (porter, OR, bm25)', plainFts5(documents), 'in-process'],
-        ['MiniSearch defaults', miniSearchDefaults(documents), 'in-process'],
+        ...BASELINES.map(({ name, build }): [string, Ranker, RankerReport['measuredAt']] => [
+          name,
+          build(documents),
+          'in-process',
+        ]),
       ];
       const devMisses: QuestionSetReport['devMisses'] = [];
       const rankerReports: RankerReport[] = [];
