@@ -82,10 +82,6 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 /** Ordered list start or bullet at a line's start, which would turn a paragraph into a list. */
 const BLOCK_MARKER_START = /^(?:[#>+=-]|\d+[.)](?=\s|$))/;
 
-function tagOf(element: ContentElement): string {
-  return tagNameOf(element);
-}
-
 const SPECIAL = /[\\*`[\]_]/;
 
 /** Escapes the characters that would otherwise read as Markdown syntax inside running text. */
@@ -129,7 +125,7 @@ function inlineOf(parent: ContentElement): string {
 }
 
 function inlineElement(element: ContentElement): string {
-  const tag = tagOf(element);
+  const tag = tagNameOf(element);
   if (SKIPPED.has(tag)) return '';
   switch (tag) {
     case 'BR':
@@ -205,7 +201,7 @@ function blocksOf(parent: ContentElement): string[] {
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
     const element = node as ContentElement;
-    const tag = tagOf(element);
+    const tag = tagNameOf(element);
     if (SKIPPED.has(tag)) continue;
     if (INLINE.has(tag)) {
       inline += inlineElement(element);
@@ -241,12 +237,12 @@ function codeBlock(pre: ContentElement): string {
 }
 
 function list(element: ContentElement): string {
-  const ordered = tagOf(element) === 'OL';
+  const ordered = tagNameOf(element) === 'OL';
   let number = Number.parseInt(element.getAttribute('start') ?? '1', 10);
   if (!Number.isFinite(number)) number = 1;
   const items: string[] = [];
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-    const tag = tagOf(child);
+    const tag = tagNameOf(child);
     if (SKIPPED.has(tag)) continue;
     if (tag === 'UL' || tag === 'OL') {
       // A list straight inside a list (invalid but common) belongs to the item before it.
@@ -283,7 +279,7 @@ function table(element: ContentElement): string {
   let headerRows = 0;
   const collect = (section: ContentElement, inHead: boolean) => {
     for (let row = section.firstElementChild; row; row = row.nextElementSibling) {
-      const tag = tagOf(row);
+      const tag = tagNameOf(row);
       if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
         collect(row, tag === 'THEAD');
         continue;
@@ -292,7 +288,7 @@ function table(element: ContentElement): string {
       const cells: string[] = [];
       let allHeaders = true;
       for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
-        const cellTag = tagOf(c);
+        const cellTag = tagNameOf(c);
         if (cellTag !== 'TD' && cellTag !== 'TH') continue;
         if (cellTag === 'TD') allHeaders = false;
         cells.push(cell(c));
@@ -319,7 +315,7 @@ function table(element: ContentElement): string {
 }
 
 function blockElement(element: ContentElement, blocks: string[]): void {
-  const tag = tagOf(element);
+  const tag = tagNameOf(element);
   switch (tag) {
     case 'H1':
     case 'H2':
