@@ -342,13 +342,18 @@ export function pickMainContent(body: LightElement, pageUrl: string): LightEleme
   const topScore = top[1];
 
   // Near-best candidates that mostly share an ancestor: the ancestor is the content.
-  const alternatives = ranked
-    .slice(1, TOP_CANDIDATES)
-    .filter(([, score]) => topScore > 0 && score / topScore >= 0.75)
-    .map(([element]) => ancestorsOf(element, body));
+  // (Loops into an array literal, not slice/filter/map: the arrays those build changed their
+  // elements kind from page to page, and each change threw away this function's optimised code.)
+  const alternatives: Set<LightElement>[] = [];
+  for (let i = 1; i < ranked.length && i < TOP_CANDIDATES; i += 1) {
+    const [element, score] = ranked[i]!;
+    if (topScore > 0 && score / topScore >= 0.75) alternatives.push(ancestorsOf(element, body));
+  }
   if (alternatives.length >= 3) {
     for (let up = picked.parent; up && up !== body; up = up.parent) {
-      if (alternatives.filter((list) => list.has(up!)).length >= 3) {
+      let sharing = 0;
+      for (const list of alternatives) if (list.has(up)) sharing += 1;
+      if (sharing >= 3) {
         picked = up;
         break;
       }
