@@ -3,7 +3,7 @@
  * `/proc` (resident set, CPU time of every thread), stopped by their pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** How long a child may take to print the line the bench waits for. */
 export const CHILD_DEADLINE_MS = 300_000;
@@ -18,12 +18,29 @@ export function rssMb(pid: number | 'self', field: 'VmHWM' | 'VmRSS' = 'VmHWM'):
 }
 
 /** User + system CPU time a live process has used so far (all its threads), in ms. */
-export function cpuMs(pid: number | 'self'): number {
+export function cpuMs(pid: number | 'self' | `${number}/task/${number}`): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15, i.e. 11 and 12 after the state (field 3).
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU time (user + system, ms) each live thread of a process has used so far,
+ * by thread id (the main thread's id is the pid). Node names all its threads
+ * `node`, so a thread is told apart by its id and by how much it worked.
+ */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(Number(tid), cpuMs(`${pid}/task/${tid}` as `${number}/task/${number}`));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
 }
 
 /** A started child, the match of its ready line, and everything it printed so far. */

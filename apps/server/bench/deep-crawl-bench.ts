@@ -14,7 +14,7 @@
  * BENCH_CPU_PROF_DIR (write a CPU profile of our server there), BENCH_SERVER_MAIN (run that built
  * `main.js` instead of this package's: bench/ab-crawl.ts compares two builds with it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +28,7 @@ import {
   type StartedChild,
   startChild,
   stopChild,
+  threadCpuMs,
 } from './child-process.js';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -47,6 +48,14 @@ export interface CrawlFigures {
   rssPeakMb: number;
   /** CPU time the crawler's process used during the crawl (all threads), in ms. */
   cpuMs: number;
+  /** CPU time the process used from its start until it could take the crawl (ours only), in ms. */
+  startupCpuMs?: number;
+  /**
+   * The crawl's CPU by thread (ours only), in ms: the main thread, the busiest
+   * other thread (the converter thread in a deep crawl) and all the others
+   * together (V8's compiler and GC helpers, libuv's pool).
+   */
+  threadCpuMs?: { main: number; busiestOther: number; others: number };
 }
 
 /**
@@ -76,7 +85,11 @@ export async function crawlWithServer(
     WEBDATA_DEEP_CRAWL_CEILING: String(Math.max(pages, 10_000)),
   };
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // BENCH_SERVER_NODE_ARGS: more node options for the server's process (space-separated; ab-crawl.ts sets them per build).
+  const nodeArgs = [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   // The built server, as users run it (`pnpm bench` builds first); the sources through tsx otherwise,
   // and when profiling (the profile then names source files rather than one bundle).
   // BENCH_SERVER_MAIN: another build's main.js (a copy of dist/ elsewhere), to measure two builds alternately.
@@ -103,6 +116,7 @@ export async function crawlWithServer(
     const pid = server.child.pid!;
     const rssIdleMb = rssMb(pid, 'VmRSS');
     const cpuBefore = cpuMs(pid);
+    const threadsBefore = threadCpuMs(pid);
     const started = Date.now();
     const created = await call('POST', '/api/v1/deep-crawl', {
       url: startUrl,
@@ -131,6 +145,16 @@ export async function crawlWithServer(
     const finishedAt = run.finished_at ? Date.parse(run.finished_at) : Date.now();
     const seconds = (finishedAt - started) / 1000;
     const usedCpuMs = cpuMs(pid) - cpuBefore;
+    const byThread = [...threadCpuMs(pid)].map(
+      ([tid, ms]) => [tid, ms - (threadsBefore.get(tid) ?? 0)] as const,
+    );
+    const main = byThread.find(([tid]) => tid === pid)?.[1] ?? 0;
+    const others = byThread.filter(([tid]) => tid !== pid).map(([, ms]) => ms);
+    const busiestOther = Math.max(0, ...others);
+    if (process.env.BENCH_THREADS_VERBOSE)
+      console.log(
+        `threads (tid: start-up ms, crawl ms): ${byThread.map(([tid, ms]) => `${tid - pid}: ${threadsBefore.get(tid) ?? '-'}, ${ms}`).join('; ')}`,
+      );
     const rssPeakMb = rssMb(pid);
     if (run.status !== 'completed')
       console.warn(`our deep crawl ended ${run.status}: ${JSON.stringify(run.stats)}`);
@@ -142,9 +166,13 @@ export async function crawlWithServer(
       rssIdleMb,
       rssPeakMb,
       cpuMs: usedCpuMs,
+      startupCpuMs: cpuBefore,
+      threadCpuMs: { main, busiestOther, others: others.reduce((sum, ms) => sum + ms, 0) - busiestOther },
     };
   } finally {
     if (server) await stopChild(server.child);
+    if (server && process.env.BENCH_SERVER_OUTPUT)
+      writeFileSync(process.env.BENCH_SERVER_OUTPUT, server.output());
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
