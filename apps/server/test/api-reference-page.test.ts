@@ -43,6 +43,18 @@ describe('GET /docs', () => {
     expect((await script.body.text()).length).toBeGreaterThan(100_000);
   });
 
+  it("answers a path under /docs that the viewer does not serve with the server's own 404 body", async () => {
+    const missing = await request(`${server.url}/docs/no-such-file.js`);
+    expect(missing.statusCode).toBe(404);
+    const body = (await missing.body.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toContain('/docs/no-such-file.js');
+    const head = await request(`${server.url}/docs/`, { method: 'HEAD' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^text\/html/);
+    await head.body.dump();
+  });
+
   it('shows every endpoint of the contract in Chromium, with no request beyond 127.0.0.1', async () => {
     const context = await browser.newContext();
     const local: string[] = [];
