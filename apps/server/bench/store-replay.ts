@@ -8,6 +8,11 @@
  * from the page converted beforehand. Prints this thread's CPU ms per page
  * for the claims, `processItem` and the writes (a focused measure: one deep
  * crawl's CPU a page moves by ±3 ms on the shared machine, this by a tenth).
+ *
+ * `BENCH_STORE_PRAGMAS="a = 1; b = 2"` sets pragmas (or runs statements: `DROP TRIGGER …` to leave
+ * an index out) after the store opens, every other round. `BENCH_REPLAY_STATEMENTS=1` also prints
+ * the CPU ms a page of each SQL statement (`COMMIT` included) over all rounds, and the commits'
+ * wall time (a commit that checkpoints the WAL waits for its fsyncs there).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,11 +35,35 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
+/** CPU ms of each statement by its SQL, and every COMMIT's wall ms (`BENCH_REPLAY_STATEMENTS`). */
+const statementMs = new Map<string, number>();
+const commitWallMs: number[] = [];
+
+/** Times every statement run through better-sqlite3 (its prototype is shared by all statements). */
+function timeStatements(store: SqliteStore): void {
+  const prototype = Object.getPrototypeOf(store.db.prepare('SELECT 1')) as Record<string, unknown>;
+  for (const method of ['run', 'get', 'all']) {
+    const original = prototype[method] as (...args: unknown[]) => unknown;
+    prototype[method] = function (this: { source: string }, ...args: unknown[]) {
+      const cpuAt = cpuMs();
+      const wallAt = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const sql = this.source.replace(/\s+/g, ' ').trim().slice(0, 100);
+        statementMs.set(sql, (statementMs.get(sql) ?? 0) + cpuMs() - cpuAt);
+        if (sql === 'COMMIT') commitWallMs.push(performance.now() - wallAt);
+      }
+    };
+  }
+}
+
 async function replay(root: string, converted: Map<string, ConvertedPage>, pragmas: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'webdata-store-replay-'));
   const store = new SqliteStore(join(dir, 'store.db'));
+  if (process.env.BENCH_REPLAY_STATEMENTS && statementMs.size === 0) timeStatements(store);
   for (const pragma of pragmas) {
-    if (/^(insert|update|delete|select)\b/i.test(pragma)) store.db.exec(pragma);
+    if (/^(insert|update|delete|select|drop|create)\b/i.test(pragma)) store.db.exec(pragma);
     else store.db.pragma(pragma);
   }
   const ms = { claims: 0, process: 0, writes: 0 };
@@ -118,13 +147,25 @@ async function main(): Promise<void> {
     .split(';')
     .map((pragma) => pragma.trim())
     .filter(Boolean);
+  let allPages = 0;
   for (let round = 0; round < rounds; round += 1) {
     const pragmas = variant.length > 0 && round % 2 === 1 ? variant : [];
     const { pages, ms } = await replay(root, converted, pragmas);
+    allPages += pages;
     const per = (v: number) => (v / pages).toFixed(3);
     console.log(
       `round ${round + 1}${pragmas.length ? ' (pragmas)' : ''}: ${pages} items; CPU ms/page: claims ${per(ms.claims)}, processItem ${per(ms.process)}, ` +
         `writes ${per(ms.writes)}, all ${per(ms.claims + ms.process + ms.writes)}`,
+    );
+  }
+  if (statementMs.size > 0) {
+    console.log('CPU ms a page by statement, all rounds:');
+    for (const [sql, spent] of [...statementMs].sort((a, b) => b[1] - a[1]).slice(0, 15))
+      console.log(`  ${(spent / allPages).toFixed(3)}  ${sql}`);
+    const longest = [...commitWallMs].sort((a, b) => b - a).slice(0, 8);
+    const wall = commitWallMs.reduce((sum, v) => sum + v, 0);
+    console.log(
+      `commits: ${commitWallMs.length}, wall ms a page ${(wall / allPages).toFixed(3)}, longest ${longest.map((v) => v.toFixed(1)).join(' ')}`,
     );
   }
 }
