@@ -57,6 +57,12 @@ export function registerApiReferencePage(app: FastifyInstance, openApiPath: stri
       if (value !== undefined && !HOP_HEADERS.has(name.toLowerCase())) reply.header(name, value);
     return reply.code(answer.statusCode).send(answer.rawPayload);
   };
+  // The viewer's instance holds no socket, but its plugins' close hooks run with ours.
+  app.addHook('onClose', async () => {
+    const loaded = viewer;
+    viewer = undefined;
+    if (loaded) await (await loaded.catch(() => undefined))?.close();
+  });
   app.get(API_REFERENCE_PATH, { config: { public: true } }, forward);
   app.get(`${API_REFERENCE_PATH}/*`, { config: { public: true } }, forward);
 }
