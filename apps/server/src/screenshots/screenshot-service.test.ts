@@ -17,13 +17,21 @@ body { width: 1280px; height: 2000px; background: linear-gradient(#c00, #00c); }
 </style></head><body><h1>fixture</h1></body></html>`;
 const TALL = PAGE.replace('height: 2000px', 'height: 50000px');
 
-/** A loopback fixture site that counts hits per path and requests in flight on /slow. */
+/**
+ * A loopback fixture site that counts hits per path and the most requests
+ * in flight at once on /paired.
+ */
 async function startFixture() {
   const hits = new Map<string, number>();
   /** The Cookie header of each request to /cookie, in order ('' for none). */
   const cookies: string[] = [];
-  let slowInFlight = 0;
-  let slowPeak = 0;
+  // /paired holds its answers until two of its requests are in flight at once
+  // (then 500 ms more, time for a third to show if the limit let one through),
+  // so the peak seen does not depend on how fast a loaded machine opens tabs.
+  let pairedInFlight = 0;
+  let pairedPeak = 0;
+  let pairSeen = false;
+  const pairedHeld: Array<() => void> = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -38,13 +46,35 @@ async function startFixture() {
       case '/tall':
         return html(TALL);
       case '/slow':
-        slowInFlight++;
-        slowPeak = Math.max(slowPeak, slowInFlight);
-        setTimeout(() => {
-          slowInFlight--;
-          html(PAGE);
-        }, 1200);
+        setTimeout(() => html(PAGE), 1200);
         return;
+      case '/paired': {
+        pairedInFlight++;
+        pairedPeak = Math.max(pairedPeak, pairedInFlight);
+        let answered = false;
+        const answer = () => {
+          if (answered) return;
+          answered = true;
+          clearTimeout(fallback);
+          pairedInFlight--;
+          html(PAGE);
+        };
+        // Alone for this long means the captures never overlapped: answer so the test can fail.
+        const fallback = setTimeout(answer, 15_000);
+        if (pairSeen) {
+          setTimeout(answer, 500);
+          return;
+        }
+        pairedHeld.push(answer);
+        if (pairedInFlight >= 2) {
+          pairSeen = true;
+          const held = pairedHeld.splice(0);
+          setTimeout(() => {
+            for (const release of held) release();
+          }, 500);
+        }
+        return;
+      }
       case '/hang':
         return; // never answers
       case '/cookie':
@@ -111,7 +141,7 @@ async function startFixture() {
     port,
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     hits: (path: string) => hits.get(path) ?? 0,
-    slowPeak: () => slowPeak,
+    pairedPeak: () => pairedPeak,
     cookies: () => [...cookies],
     close: async () => {
       server.closeAllConnections();
@@ -220,9 +250,9 @@ describe('ScreenshotService with the real Chromium', () => {
   });
 
   it('renders at most screenshotConcurrency pages at once', async () => {
-    const pngs = await Promise.all([1, 2, 3].map((n) => service.capture(site.url(`/slow?${n}`))));
+    const pngs = await Promise.all([1, 2, 3].map((n) => service.capture(site.url(`/paired?${n}`))));
     expect(pngs.map(readPngSize)).toEqual(Array(3).fill({ width: 1280, height: 2000 }));
-    expect(site.slowPeak()).toBe(2);
+    expect(site.pairedPeak()).toBe(2);
     expect(service.launches).toBe(1);
   });
 
