@@ -198,6 +198,51 @@ export function matchOf(query: ParsedQuery, allWords = false): string | null {
   return not.length === 0 ? selected : `(${selected}) NOT (${not.join(' OR ')})`;
 }
 
+/**
+ * The FTS5 expression of the documents {@link matchOf}`(query, true)` finds (every positive clause,
+ * no `not` clause), without its scoring part: a document holding every clause holds one of the
+ * any-word part's clauses too, so the rows are the same and only the walk is cheaper (no
+ * neighbour phrase is looked for). For counting them, not for bm25() (its phrases differ). Null
+ * when nothing positive is left.
+ *
+ * @example
+ * ```ts
+ * allClausesOf(parseSearchQuery('retry limit -cache')); // '("retry" AND "limit"*) NOT ("cache")'
+ * ```
+ */
+export function allClausesOf(query: ParsedQuery): string | null {
+  const positive = positiveClauses(query).map((c) => c.expression);
+  if (positive.length === 0) return null;
+  const all = positive.join(' AND ');
+  const not = query.clauses.filter((c) => c.mode === 'not').map((c) => c.expression);
+  return not.length === 0 ? all : `(${all}) NOT (${not.join(' OR ')})`;
+}
+
+/**
+ * An FTS5 expression to rank a query's documents with, and the factor that turns its `bm25()`
+ * into that of {@link matchOf}`(query)` on every document, exactly. When the only positive clause
+ * is required (a quoted phrase, `+word`), {@link matchOf} is `C AND C`: the same rows as `C`, and
+ * bm25() sums each phrase's term, the same for both copies, so it is exactly twice `C`'s (doubling
+ * a double is exact; a `not` clause's term is 0 on every matching row). `C` alone sets its
+ * phrase up once, not twice (a prefix is merged once). Otherwise {@link matchOf} itself, factor 1.
+ * Only for ranking: snippet() weighs the phrases otherwise, so snippets keep {@link matchOf}.
+ *
+ * @example
+ * ```ts
+ * rankingOf(parseSearchQuery('"rate limit"')); // { expression: '"rate limit"', factor: 2 }
+ * ```
+ */
+export function rankingOf(query: ParsedQuery): { expression: string; factor: number } | null {
+  const match = matchOf(query);
+  if (match === null) return null;
+  const positive = positiveClauses(query);
+  const only = positive.length === 1 ? positive[0] : undefined;
+  if (only === undefined || only.mode !== 'must') return { expression: match, factor: 1 };
+  const not = query.clauses.filter((c) => c.mode === 'not').map((c) => c.expression);
+  const expression = not.length === 0 ? only.expression : `(${only.expression}) NOT (${not.join(' OR ')})`;
+  return { expression, factor: 2 };
+}
+
 /** A `should` word's clause that also matches the word's synonyms (`("search" OR "find" OR …)`). */
 function withSynonyms(c: QueryClause): QueryClause {
   if (c.mode !== 'should' || c.phrase || c.stopWord) return c;

@@ -3,6 +3,7 @@ import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
 import {
   type Bm25Weights,
+  type MatchRow,
   migrateSearchIndex,
   SearchDocumentStore,
   SNIPPET_ELLIPSIS,
@@ -10,11 +11,13 @@ import {
 import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
 import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
 import {
+  allClausesOf,
   matchOf,
   type ParsedQuery,
   parseSearchQuery,
   positiveClauses,
   type QueryParseOptions,
+  rankingOf,
 } from './query-parser.js';
 import {
   DEFAULT_RERANK_WEIGHTS,
@@ -172,25 +175,43 @@ export class SqliteSearchIndex implements SearchIndexLike {
     // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
     const depth = Math.max(this.rerankDepth, offset + params.limit + 1);
     const clauses = positiveClauses(parsed);
-    const find = (expression: string) =>
-      this.store.findMatches({
-        owner,
-        collection: params.collection,
-        match: expression,
-        urlPrefix: scope.urlPrefix,
-        site: scope.site,
-        weights: this.weights,
-        limit: depth,
-      });
+    // The any-word matches are ranked with the cheapest expression that scores them exactly as `match`.
+    const ranking = rankingOf(parsed) ?? { expression: match, factor: 1 };
+    const matchQuery = (expression: string) => ({
+      owner,
+      collection: params.collection,
+      match: expression,
+      urlPrefix: scope.urlPrefix,
+      site: scope.site,
+      weights: this.weights,
+      limit: depth,
+    });
+    // The small fields' best pages first: the any-word ranking then also gives the body scores of
+    // those it ranked (most of them), which need no walk of their own.
+    const byFields = this.fieldMatches(owner, params.collection, scope, ranking);
+    let rankedScores: ReadonlyMap<number, number> | null = null;
+    const findAnyWord = () => {
+      const found = this.store.findMatchesScoring(
+        matchQuery(ranking.expression),
+        byFields.map((row) => row.seq),
+      );
+      rankedScores = found.scores;
+      return scaled(found.rows, ranking.factor);
+    };
     // When enough documents hold every word, the best are among them: only they are scored (far
-    // fewer rows than any-word on a large collection) and every one holds every clause.
+    // fewer rows than any-word on a large collection) and every one holds every clause. They are
+    // counted first, without bm25 (whose set-up walks every phrase's postings) and up to `depth`:
+    // when fewer than `depth` documents of the whole index hold them all, the collection's ranking
+    // of them would be thrown away, and the any-word ranking is the only one paid.
     const allWords = clauses.length > 1 ? matchOf(parsed, true) : null;
-    let rows = find(allWords ?? match);
+    const enough =
+      allWords !== null && this.store.countMatches(allClausesOf(parsed) ?? allWords, depth) >= depth;
+    let rows = allWords === null ? findAnyWord() : enough ? this.store.findMatches(matchQuery(allWords)) : [];
     const allHeld = allWords === null || rows.length >= depth;
-    if (!allHeld) rows = find(match);
+    if (!allHeld) rows = findAnyWord();
     const head = rows.slice(0, this.rerankDepth);
     const tail = rows.slice(this.rerankDepth);
-    const joined = this.joinedByFields(owner, params.collection, scope, match, head);
+    const joined = this.joinedByFields(byFields, ranking, head, rankedScores);
     if (joined.size > 0) {
       for (let i = tail.length - 1; i >= 0; i -= 1) if (joined.has(tail[i]!.seq)) tail.splice(i, 1);
       for (const [seq, score] of joined) head.push({ seq, score });
@@ -282,42 +303,50 @@ export class SqliteSearchIndex implements SearchIndexLike {
     return { data, next_cursor };
   }
 
-  /**
-   * The small fields' best pages for `match` that are not among `head`, with their lexical
-   * scores (see {@link FieldCandidates}), in the small fields' order.
-   */
-  private joinedByFields(
-    owner: string,
-    collection: string,
-    scope: CursorScope,
-    match: string,
-    head: readonly { seq: number }[],
-  ): Map<number, number> {
-    const joined = new Map<number, number>();
-    const { depth, weights, scale } = this.fieldCandidates;
-    if (depth <= 0) return joined;
-    const inHead = new Set(head.map((row) => row.seq));
-    const rows = this.store
-      .findMatches({
+  /** The small fields' best pages for the query (see {@link FieldCandidates}), scores scaled as `ranking`'s. */
+  private fieldMatches(owner: string, collection: string, scope: CursorScope, ranking: Ranking): MatchRow[] {
+    const { depth, weights } = this.fieldCandidates;
+    if (depth <= 0) return [];
+    return scaled(
+      this.store.findMatches({
         owner,
         collection,
-        match,
+        match: ranking.expression,
         urlPrefix: scope.urlPrefix,
         site: scope.site,
         weights: { title: weights.title, headings: weights.headings, body: weights.summary },
         limit: depth,
         index: 'fields',
-      })
-      .filter((row) => !inHead.has(row.seq));
-    if (rows.length === 0) return joined;
-    const body = this.store.scoresOf(
-      match,
-      rows.map((row) => row.seq),
-      this.weights,
+      }),
+      ranking.factor,
     );
+  }
+
+  /**
+   * The small fields' best pages `byFields` that are not among `head`, with their lexical scores
+   * (see {@link FieldCandidates}), in the small fields' order. `ranked`: body scores for
+   * `ranking.expression` already known (unscaled), or null.
+   */
+  private joinedByFields(
+    byFields: readonly MatchRow[],
+    ranking: Ranking,
+    head: readonly { seq: number }[],
+    ranked: ReadonlyMap<number, number> | null,
+  ): Map<number, number> {
+    const joined = new Map<number, number>();
+    const { scale } = this.fieldCandidates;
+    const inHead = new Set(head.map((row) => row.seq));
+    const rows = byFields.filter((row) => !inHead.has(row.seq));
+    if (rows.length === 0) return joined;
+    const unknown = rows.filter((row) => ranked?.has(row.seq) !== true).map((row) => row.seq);
+    const body = this.store.scoresOf(ranking.expression, unknown, this.weights);
+    for (const row of rows) {
+      const score = ranked?.get(row.seq);
+      if (score !== undefined) body.set(row.seq, score);
+    }
     for (const row of rows) {
       // Not matched by the body: it holds a `-not` clause outside its small fields.
-      const bodyScore = body.get(row.seq);
+      const bodyScore = mapped(body.get(row.seq), ranking.factor);
       if (bodyScore !== undefined) joined.set(row.seq, Math.max(bodyScore, scale * row.score));
     }
     return joined;
@@ -327,6 +356,18 @@ export class SqliteSearchIndex implements SearchIndexLike {
   collections(owner: string): { name: string; document_count: number; updated_at: string | null }[] {
     return this.store.collections(owner);
   }
+}
+
+/** An FTS5 expression to rank with and the factor its bm25() scores are multiplied by (see {@link rankingOf}). */
+type Ranking = { expression: string; factor: number };
+
+/** The rows with their scores multiplied by `factor` (a power of two: exact). */
+function scaled(rows: MatchRow[], factor: number): MatchRow[] {
+  return factor === 1 ? rows : rows.map((row) => ({ seq: row.seq, score: row.score * factor }));
+}
+
+function mapped(score: number | undefined, factor: number): number | undefined {
+  return score === undefined ? undefined : score * factor;
 }
 
 /** No `+must`, `-not` or quoted clause: a question the vector ranking may answer too. */

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../test/seeded-random.js';
-import { matchOf, parseSearchQuery } from '../../../search/query-parser.js';
+import { allClausesOf, matchOf, parseSearchQuery, rankingOf } from '../../../search/query-parser.js';
 import { migrateSearchIndex } from './schema.js';
 import { type MatchQuery, type MatchRow, SearchDocumentStore } from './search-document-store.js';
 
@@ -101,6 +101,16 @@ function exhaustive(db: Database.Database, query: MatchQuery): MatchRow[] {
     .slice(0, query.limit);
 }
 
+/** Every row of the index (any collection) matching `match`, best first, as the FTS index ranks them. */
+function exhaustiveOfIndex(db: Database.Database, match: string): MatchRow[] {
+  return db
+    .prepare(
+      `SELECT rowid AS seq, -bm25(search_fts, 10, 4, 1) AS score FROM search_fts WHERE search_fts MATCH ?
+       ORDER BY score DESC, seq`,
+    )
+    .all(match) as MatchRow[];
+}
+
 const QUERIES = [
   'cache',
   'cach',
@@ -113,7 +123,19 @@ const QUERIES = [
   '+index table',
   'memory version worker response',
   'nothingmatchesthis',
+  '"cache"',
+  '+retry',
+  '"cache server" -retry',
+  '+token -"stream queue"',
 ];
+
+const COLLECTIONS = [
+  ['owner_a', 'big'],
+  ['owner_a', 'small'],
+  ['owner_b', 'big'],
+  ['owner_c', 'tiny'],
+  ['owner_b', 'small'],
+] as const;
 
 describe('SearchDocumentStore.findMatches', () => {
   it("answers exactly the exhaustive ranking's best rows, whatever the collection's share of the index", () => {
@@ -161,6 +183,92 @@ describe('SearchDocumentStore.findMatches', () => {
         collection: 'tiny',
       });
     }
+  });
+});
+
+describe('SearchDocumentStore.findMatchesScoring', () => {
+  it("answers findMatches' rows, and each asked page's score as scoresOf gives it when the FTS index ranked it", () => {
+    const { db, store } = corpus();
+    const random = seededRandom(11);
+    const allSeqs = db.prepare('SELECT seq FROM search_documents').pluck().all() as number[];
+    let scored = 0;
+    for (const text of QUERIES) {
+      const match = matchOf(parseSearchQuery(text));
+      if (match === null) continue;
+      for (const [owner, collection] of COLLECTIONS) {
+        for (const limit of [1, 10, 100]) {
+          const query: MatchQuery = { owner, collection, match, weights: WEIGHTS, limit };
+          const asked = allSeqs.filter(() => random() < 0.05);
+          const { rows, scores } = store.findMatchesScoring(query, asked);
+          expect(rows, `${text} ${owner}/${collection} ${limit}`).toEqual(store.findMatches(query));
+          const expected = store.scoresOf(match, asked, WEIGHTS);
+          // The FTS index's best 4 × limit rows, whatever their collection.
+          const ranked = new Set(
+            exhaustiveOfIndex(db, match)
+              .slice(0, 4 * limit)
+              .map((row) => row.seq),
+          );
+          for (const seq of asked) {
+            expect(scores.get(seq), `${text} ${seq}`).toBe(ranked.has(seq) ? expected.get(seq) : undefined);
+            if (scores.has(seq)) scored += 1;
+          }
+        }
+      }
+    }
+    expect(scored).toBeGreaterThan(100);
+  });
+});
+
+describe('SearchDocumentStore.countMatches with allClausesOf', () => {
+  it('counts the documents matchOf(query, true) finds, up to the bound', () => {
+    const { db, store } = corpus();
+    let counted = 0;
+    for (const text of QUERIES) {
+      const parsed = parseSearchQuery(text);
+      const all = matchOf(parsed, true);
+      const clauses = allClausesOf(parsed);
+      if (all === null || clauses === null) continue;
+      const total = exhaustiveOfIndex(db, all).length;
+      for (const atMost of [1, 10, 100, 10_000]) {
+        expect(store.countMatches(clauses, atMost), `${text} ${atMost}`).toBe(Math.min(total, atMost));
+        counted += total > 0 ? 1 : 0;
+      }
+    }
+    expect(counted).toBeGreaterThan(20);
+  });
+});
+
+describe('rankingOf', () => {
+  it('ranks the same rows as matchOf, with scores equal once multiplied by its factor', () => {
+    const { store } = corpus();
+    const doubled = new Set<string>();
+    for (const text of QUERIES) {
+      const parsed = parseSearchQuery(text);
+      const match = matchOf(parsed);
+      const ranking = rankingOf(parsed);
+      if (match === null || ranking === null) {
+        expect(ranking).toBe(match);
+        continue;
+      }
+      if (ranking.factor === 1) expect(ranking.expression).toBe(match);
+      else doubled.add(text);
+      for (const [owner, collection] of COLLECTIONS) {
+        for (const index of ['body', 'fields'] as const) {
+          for (const limit of [1, 10, 1000]) {
+            const query: MatchQuery = { owner, collection, match, weights: WEIGHTS, limit, index };
+            const rows = store
+              .findMatches({ ...query, match: ranking.expression })
+              .map((row) => ({ seq: row.seq, score: row.score * ranking.factor }));
+            expect(rows, `${text} ${owner}/${collection} ${index} ${limit}`).toEqual(
+              store.findMatches(query),
+            );
+          }
+        }
+      }
+    }
+    expect([...doubled].sort()).toEqual(
+      ['"cache"', '+retry', '"cache server" -retry', '+token -"stream queue"', '"cache server"'].sort(),
+    );
   });
 });
 
