@@ -11,8 +11,9 @@
  *
  * `BENCH_STORE_PRAGMAS="a = 1; b = 2"` sets pragmas (or runs statements: `DROP TRIGGER …` to leave
  * an index out) after the store opens, every other round. `BENCH_REPLAY_STATEMENTS=1` also prints
- * the CPU ms a page of each SQL statement (`COMMIT` included) over all rounds, and the commits'
- * wall time (a commit that checkpoints the WAL waits for its fsyncs there).
+ * the CPU ms a page of each SQL statement (`COMMIT` included) and how often it ran a page, over
+ * all rounds, and the commits' wall time (a commit that checkpoints the WAL waits for its fsyncs
+ * there).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,8 @@ function cpuMs(): number {
 /** CPU ms of each statement by its SQL, and every COMMIT's wall ms (`BENCH_REPLAY_STATEMENTS`). */
 const statementMs = new Map<string, number>();
 const commitWallMs: number[] = [];
+/** How many times each statement ran. */
+const statementRuns = new Map<string, number>();
 
 /** Times every statement run through better-sqlite3 (its prototype is shared by all statements). */
 function timeStatements(store: SqliteStore): void {
@@ -52,6 +55,7 @@ function timeStatements(store: SqliteStore): void {
       } finally {
         const sql = this.source.replace(/\s+/g, ' ').trim().slice(0, 100);
         statementMs.set(sql, (statementMs.get(sql) ?? 0) + cpuMs() - cpuAt);
+        statementRuns.set(sql, (statementRuns.get(sql) ?? 0) + 1);
         if (sql === 'COMMIT') commitWallMs.push(performance.now() - wallAt);
       }
     };
@@ -159,9 +163,11 @@ async function main(): Promise<void> {
     );
   }
   if (statementMs.size > 0) {
-    console.log('CPU ms a page by statement, all rounds:');
-    for (const [sql, spent] of [...statementMs].sort((a, b) => b[1] - a[1]).slice(0, 15))
-      console.log(`  ${(spent / allPages).toFixed(3)}  ${sql}`);
+    console.log('CPU ms a page by statement (and runs a page), all rounds:');
+    for (const [sql, spent] of [...statementMs].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+      const runs = (statementRuns.get(sql) ?? 0) / allPages;
+      console.log(`  ${(spent / allPages).toFixed(3)} ×${runs.toFixed(1)}  ${sql}`);
+    }
     const longest = [...commitWallMs].sort((a, b) => b - a).slice(0, 8);
     const wall = commitWallMs.reduce((sum, v) => sum + v, 0);
     console.log(

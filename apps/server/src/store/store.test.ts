@@ -155,6 +155,37 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     ]);
   });
 
+  it('adds a link met again on later pages once, and what a lost lease found when another page finds it', async () => {
+    store = await makeStore();
+    const runId = await crawlRun(['https://s.example/']);
+    const page = (item: ClaimedItem, links: string[], aliases: string[] = []) => ({
+      item,
+      outcome: { ...itemOutcome('succeeded'), discovered: links.map(found), aliases, itemLimit: 6 },
+    });
+    const [root] = (await store.claimItems('w', 1, 60_000)) as ClaimedItem[];
+    await store.completeItems([
+      page(root!, ['https://s.example/', 'https://s.example/a', 'https://s.example/b']),
+    ]);
+    const [a, b] = (await store.claimItems('w', 2, 60_000)) as ClaimedItem[];
+    // b's lease is lost: the link only it found is not the run's, until a page that is written finds it.
+    await store.releaseItem(b!);
+    const links = ['https://s.example/', 'https://s.example/a', 'https://s.example/b'];
+    expect(
+      await store.completeItems([
+        page(a!, [...links, 'https://s.example/c'], ['https://s.example/d']),
+        page(b!, [...links, 'https://s.example/e']),
+      ]),
+    ).toEqual([true, false]);
+    const [again] = (await store.claimItems('w', 1, 60_000)) as ClaimedItem[];
+    expect(again!.url).toBe('https://s.example/b');
+    await store.completeItems([
+      page(again!, [...links, 'https://s.example/d', 'https://s.example/e', 'https://s.example/c']),
+    ]);
+    const next = (await store.claimItems('w', 10, 60_000)).map((item) => item.url);
+    expect(next).toEqual(['https://s.example/c', 'https://s.example/e']);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ total: 5, succeeded: 3 });
+  });
+
   it('counts a dropped alias out of the item limit', async () => {
     store = await makeStore();
     const run = await finishRedirect({

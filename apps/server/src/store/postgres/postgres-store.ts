@@ -27,6 +27,7 @@ import {
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
@@ -147,6 +148,8 @@ export class PostgresStore implements Store {
   /** The schema migration, once it succeeded or while it runs; null after a failure, so the next call tries again. */
   private migrated: Promise<void> | null = null;
   private readonly lastTick = new Map<string, number>();
+  /** Discovered links' keys each run already holds: their inserts are skipped. */
+  private readonly knownKeys = new KnownUrlKeys();
   /** Where this process's next claim starts in the rotation of active runs. */
   private claimRotation = 0;
 
@@ -482,6 +485,7 @@ export class PostgresStore implements Store {
       await this.announce(client, { id: runId, version: 0, status: 'deleted' });
       return true;
     });
+    this.knownKeys.forget(runId);
     if (deleted) {
       await this.options.blobs.deletePrefix(`runs/${runId}/`).catch((error) => this.options.onError?.(error));
     }
@@ -581,6 +585,8 @@ export class PostgresStore implements Store {
         string,
       ][],
       replaced: [] as string[],
+      /** URL keys the run's rows hold once the transaction commits (see `KnownUrlKeys`). */
+      keys: [] as string[],
       written: false,
     }));
     await Promise.all(
@@ -598,12 +604,14 @@ export class PostgresStore implements Store {
       a.item.runId < b.item.runId ? -1 : a.item.runId > b.item.runId ? 1 : 0,
     );
     let committed = false;
+    const settled = new Set<string>();
     /** The write may have committed though no answer came back: its blobs stay (an orphan at worst, removed with the run). */
     let maybeWritten = false;
     try {
       await this.tx(async (client, atCommit) => {
         for (const write of writes) {
           write.replaced.length = 0;
+          write.keys.length = 0;
           write.written = false;
         }
         const runIds: string[] = [];
@@ -611,11 +619,16 @@ export class PostgresStore implements Store {
           write.written = await this.writeOutcome(client, write);
           if (write.written && runIds.at(-1) !== write.item.runId) runIds.push(write.item.runId);
         }
-        const settled = new Set<string>();
+        settled.clear();
         for (const runId of runIds) if (await this.settleRun(client, runId)) settled.add(runId);
         this.bumpAtCommit(client, atCommit, runIds, { transition: (runId) => settled.has(runId) });
       });
       committed = true;
+      // A settled run finds no more links.
+      for (const write of writes) {
+        if (settled.has(write.item.runId)) this.knownKeys.forget(write.item.runId);
+        else this.knownKeys.add(write.item.runId, write.keys);
+      }
     } catch (error) {
       maybeWritten = isCommitOutcomeUnknown(error);
       throw error;
@@ -640,6 +653,7 @@ export class PostgresStore implements Store {
       resultId: string;
       formats: [string, string][];
       replaced: string[];
+      keys: string[];
     },
   ): Promise<boolean> {
     const { item, outcome, resultId, formats } = write;
@@ -685,9 +699,12 @@ export class PostgresStore implements Store {
         formats.map(([format]) => format),
       ],
     );
-    if (outcome.aliases?.length) await this.addAliases(client, item.runId, outcome.aliases);
+    if (outcome.aliases?.length) {
+      await this.addAliases(client, item.runId, outcome.aliases);
+      write.keys.push(...outcome.aliases);
+    }
     if (outcome.discovered?.length) {
-      await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit);
+      await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit, write.keys);
     }
     if (outcome.document) await this.search.upsertIn(client, outcome.document);
     return true;
@@ -745,12 +762,16 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
+  /**
+   * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit;
+   * `keys` gets those the run holds after it.
+   */
   private async addItems(
     client: pg.PoolClient,
     runId: string,
     urls: NonNullable<ItemOutcome['discovered']>,
     limit: number | undefined,
+    keys: string[],
   ): Promise<void> {
     let room = Number.POSITIVE_INFINITY;
     if (limit !== undefined) {
@@ -764,6 +785,8 @@ export class PostgresStore implements Store {
     // In order, one by one up to the limit: which URLs make it must not depend on duplicates further on.
     for (const found of urls) {
       if (room <= 0) break;
+      // Its item or alias is already there: the insert would do nothing.
+      if (this.knownKeys.has(runId, found.key)) continue;
       const result = await client.query(
         `INSERT INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
          SELECT $1, $2, $3, $4, $5, $6, $7, now()
@@ -771,6 +794,8 @@ export class PostgresStore implements Store {
          ON CONFLICT (run_id, url_key) DO NOTHING`,
         [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl, NEW_ITEM_STATUS],
       );
+      // Inserted, or nothing done for a committed item or alias with that key: the run holds it either way.
+      keys.push(found.key);
       room -= result.rowCount ?? 0;
     }
   }

@@ -30,6 +30,7 @@ import {
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
+import { KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
@@ -86,6 +87,10 @@ interface ResultRow {
 /** What a batch write knows of a run it writes to: its item count once read (the item limit's room). */
 interface RunRoom {
   items: number | undefined;
+  /** URL keys the run's rows hold once this transaction commits (see `KnownUrlKeys`). */
+  keys: string[];
+  /** Whether this transaction settled the run. */
+  settled: boolean;
 }
 
 const EMPTY_STATS: RunStats = { total: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -105,6 +110,9 @@ export class SqliteStore implements Store {
 
   /** Prepared statements by SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Statement>();
+
+  /** Discovered links' keys each run already holds: their inserts are skipped. */
+  private readonly knownKeys = new KnownUrlKeys();
 
   private sql<P extends unknown[] = unknown[], R = unknown>(text: string): Statement<P, R> {
     let statement = this.statements.get(text);
@@ -198,7 +206,8 @@ export class SqliteStore implements Store {
   }
 
   /** A new version of a run whose items changed: settled when the state machine says its items are all done. */
-  private changed(runId: string, timestamp: string): void {
+  /** A batch's write to a run: settles it when no work is left (then true), else a new version. */
+  private changed(runId: string, timestamp: string): boolean {
     const row = this.runRow(runId);
     // Counting the run's stats reads all its items; while one is queued or running (every batch but
     // the last, one indexed look-up) the run cannot settle, so they are counted only when none is.
@@ -211,6 +220,7 @@ export class SqliteStore implements Store {
     const settled = row && !workLeft && settle(row.status as RunStatus, this.statsOf(runId));
     if (settled) this.writeDecision(runId, settled, timestamp);
     else this.touch(runId, timestamp);
+    return Boolean(settled);
   }
 
   async createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }> {
@@ -404,6 +414,7 @@ export class SqliteStore implements Store {
       this.sql('DELETE FROM url_aliases WHERE run_id = ?').run(runId);
       this.sql('DELETE FROM runs WHERE id = ?').run(runId);
       this.search.removeRun(runId);
+      this.knownKeys.forget(runId);
       return true;
     })();
   }
@@ -533,13 +544,22 @@ export class SqliteStore implements Store {
    * written.
    */
   async completeItems(batch: readonly CompletedItem[]): Promise<boolean[]> {
-    return this.db.transaction(() => {
+    const runs = new Map<string, RunRoom>();
+    const written = this.db.transaction(() => {
+      runs.clear(); // a transaction retried while the database was busy starts again
       const timestamp = now();
-      const runs = new Map<string, RunRoom>();
       const written = batch.map(({ item, outcome }) => this.writeOutcome(item, outcome, timestamp, runs));
-      for (const runId of runs.keys()) this.changed(runId, timestamp);
+      for (const [runId, room] of runs) room.settled = this.changed(runId, timestamp);
       return written;
     })();
+    // Committed (unless inside a caller's transaction, which may still roll back); a settled run finds no more links.
+    if (!this.db.inTransaction) {
+      for (const [runId, room] of runs) {
+        if (room.settled) this.knownKeys.forget(runId);
+        else this.knownKeys.add(runId, room.keys);
+      }
+    }
+    return written;
   }
 
   /** One item's outcome, inside the caller's transaction; false (nothing written) when its lease is lost. */
@@ -557,7 +577,7 @@ export class SqliteStore implements Store {
     if (!held) return false;
     let room = runs.get(item.runId);
     if (!room) {
-      room = { items: undefined };
+      room = { items: undefined, keys: [], settled: false };
       runs.set(item.runId, room);
     }
     this.sql(
@@ -619,6 +639,7 @@ export class SqliteStore implements Store {
     const dropQueued = this.sql('DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = ?');
     for (const alias of aliases) {
       addAlias.run(runId, alias);
+      counted.keys.push(alias);
       const { changes } = dropQueued.run(runId, alias, WAITING_ITEM_STATUS);
       if (counted.items !== undefined) counted.items -= changes;
     }
@@ -642,6 +663,8 @@ export class SqliteStore implements Store {
     );
     for (const found of urls) {
       if (room <= 0) break;
+      // Its item or alias is already there: the insert would be ignored.
+      if (this.knownKeys.has(runId, found.key)) continue;
       const { changes } = insert.run(
         newId('itm'),
         runId,
@@ -654,6 +677,8 @@ export class SqliteStore implements Store {
         runId,
         found.key,
       );
+      // Inserted, or ignored for an item or alias with that key: the run holds it either way.
+      counted.keys.push(found.key);
       room -= changes;
       counted.items += changes;
     }
