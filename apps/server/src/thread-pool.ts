@@ -25,12 +25,13 @@ type JobAnswer<O> = { id: number; output: O } | { id: number; error: string };
 const LOADED = 'loaded';
 
 /**
- * Runs one synchronous, CPU-heavy function (`job`) on `threads` worker
+ * Runs one synchronous, CPU-heavy function (the job) on `threads` worker
  * threads running the script `name` (which calls {@link serveJobs} with the
  * same function), started by {@link ThreadPool.start} or on first use and
  * replaced if one dies, least busy first. With 0 threads, after `close`, or for a job whose thread died (a
- * heap limit hit), the job runs inline: the function is the same in both
- * places, so the answer is too.
+ * heap limit hit), the job runs inline through `inline`: the same function, or one that imports its
+ * module first (so that a server whose jobs run on threads does not load it at its start); the
+ * answer is the same in both places.
  */
 export class ThreadPool<I, O> {
   private readonly pool: Thread<O>[] = [];
@@ -42,12 +43,12 @@ export class ThreadPool<I, O> {
     private readonly callerUrl: string,
     private readonly threads: number,
     private readonly limits: ResourceLimits,
-    private readonly job: (input: I) => O,
+    private readonly inline: (input: I) => O | Promise<O>,
   ) {}
 
   /** Runs the job on a thread (inline when the pool has none); rejects with the job's own error. */
   async run(input: I): Promise<O> {
-    if (this.threads === 0 || this.closed) return this.job(input);
+    if (this.threads === 0 || this.closed) return this.inline(input);
     const thread = this.leastBusy();
     const id = this.nextId++;
     try {
@@ -57,7 +58,7 @@ export class ThreadPool<I, O> {
       });
     } catch (error) {
       if (!(error instanceof ThreadDiedError)) throw error;
-      return this.job(input);
+      return this.inline(input);
     }
   }
 

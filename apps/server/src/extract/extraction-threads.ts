@@ -1,5 +1,5 @@
 import { ThreadPool } from '../thread-pool.js';
-import { type FillInput, type FillOutcome, fillPage } from './fill-page.js';
+import type { FillInput, FillOutcome } from './fill-page.js';
 
 /**
  * Heap limits of an extraction thread: a page whose DOM needs more kills only
@@ -12,11 +12,20 @@ export interface PageFiller {
   fill(input: FillInput): Promise<FillOutcome>;
 }
 
+/**
+ * The fill step on this thread. Its module (cheerio, ~100 ms of CPU to import, and the readers) is
+ * loaded on the first page filled here, not at every server's start: a server fills on its threads.
+ */
+async function fillHere(input: FillInput): Promise<FillOutcome> {
+  const { fillPage } = await import('./fill-page.js');
+  return fillPage(input);
+}
+
 /** Runs the fill step on this thread (tests, tools, a server with no threads to spare). */
-export const inlineFiller: PageFiller = { fill: async (input) => fillPage(input) };
+export const inlineFiller: PageFiller = { fill: fillHere };
 
 /**
- * Runs the default engine's fill step ({@link fillPage}) on `threads` worker
+ * Runs the default engine's fill step (`fillPage`) on `threads` worker
  * threads (inline with 0). A page's facts and a large schema's filling take
  * 10–40 ms, and 60–200 ms while the code is still cold: on the main thread
  * that is a stall of every request the server is answering.
@@ -25,7 +34,7 @@ export class ExtractionThreads implements PageFiller {
   private readonly threads: ThreadPool<FillInput, FillOutcome>;
 
   constructor(threads: number) {
-    this.threads = new ThreadPool('fill-worker', import.meta.url, threads, THREAD_LIMITS, fillPage);
+    this.threads = new ThreadPool('fill-worker', import.meta.url, threads, THREAD_LIMITS, fillHere);
   }
 
   fill(input: FillInput): Promise<FillOutcome> {

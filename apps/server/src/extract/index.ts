@@ -1,8 +1,7 @@
 export { DefaultExtractionEngine } from './default-engine.js';
 export { ExtractionThreads, inlineFiller, type PageFiller } from './extraction-threads.js';
-export { type FillInput, type FillOutcome, fillPage } from './fill-page.js';
+export type { FillInput, FillOutcome } from './fill-page.js';
 export { ModelExtractionEngine } from './model-engine.js';
-export { pageText } from './page-text.js';
 export { compileSchema, type SchemaProblem } from './schema-compiler.js';
 export {
   InlineSchemaValidator,

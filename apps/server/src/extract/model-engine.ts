@@ -1,6 +1,5 @@
 import type { LlmSettings } from '../config.js';
 import { DefaultExtractionEngine } from './default-engine.js';
-import { DEFAULT_TEXT_BUDGET, pageText } from './page-text.js';
 import { InlineSchemaValidator, type SchemaValidator } from './schema-validator.js';
 import type { ExtractionEngine, ExtractionInput, ExtractionOutcome } from './types.js';
 
@@ -115,12 +114,19 @@ export class ModelExtractionEngine implements ExtractionEngine {
   async ask(input: ExtractionInput): Promise<Record<string, unknown>> {
     const signals = [AbortSignal.timeout(this.settings.timeoutMs)];
     if (input.signal) signals.push(input.signal);
+    // Loaded on the first model call, not at every server's start: it reads the page with cheerio,
+    // ~100 ms of CPU to import.
+    const { DEFAULT_TEXT_BUDGET, pageText } = await import('./page-text.js');
+    const reading = pageText(input.html, this.options.textBudget ?? DEFAULT_TEXT_BUDGET, {
+      article: input.article,
+      mainText: input.mainText,
+    });
     const body = {
       model: this.settings.model,
       temperature: 0,
       messages: [
         { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: userPrompt(input, this.options.textBudget ?? DEFAULT_TEXT_BUDGET) },
+        { role: 'user', content: userPrompt(input, reading) },
       ],
       response_format: input.schema
         ? { type: 'json_schema', json_schema: { name: 'extraction', schema: input.schema, strict: false } }
@@ -158,7 +164,7 @@ export class ModelExtractionEngine implements ExtractionEngine {
   }
 }
 
-function userPrompt(input: ExtractionInput, budget: number): string {
+function userPrompt(input: ExtractionInput, pageText: string): string {
   const lines = [`URL: ${input.url}`];
   lines.push(`Task: ${input.query ?? 'Extract the properties of the schema from the page.'}`);
   if (input.schema) lines.push(`JSON Schema of the answer: ${JSON.stringify(input.schema)}`);
@@ -166,7 +172,7 @@ function userPrompt(input: ExtractionInput, budget: number): string {
     lines.push(
       'Answer with a JSON object of the facts that answer the task (title, description and the facts asked for).',
     );
-  lines.push('', 'Page:', pageText(input.html, budget, { article: input.article, mainText: input.mainText }));
+  lines.push('', 'Page:', pageText);
   return lines.join('\n');
 }
 
