@@ -1,6 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { ServiceError } from '../../errors.js';
 import { storeUnavailable } from '../unavailable.js';
+import { pgModule } from './pg-module.js';
 
 /** Settings of a connection pool to the shared database. */
 export interface PostgresPoolOptions {
@@ -19,7 +20,7 @@ export interface PostgresPoolOptions {
  * server is away fail with {@link storeUnavailable}'s error.
  */
 export function createPostgresPool(url: string, options: PostgresPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({
+  const pool = new (pgModule().Pool)({
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { RunChange } from '../store.js';
+import { pgModule } from './pg-module.js';
 
 /** The channel runs' changes are announced on (`pg_notify` in the writing transaction, so only on commit). */
 export const RUN_CHANGES_CHANNEL = 'webdata_runs';
@@ -33,7 +34,10 @@ export class RunChangeListener {
 
   private async connect(resync: boolean): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'webdata-listen' });
+    const client = new (pgModule().Client)({
+      connectionString: this.url,
+      application_name: 'webdata-listen',
+    });
     client.on('notification', (message) => {
       if (message.channel !== RUN_CHANGES_CHANNEL || !message.payload) return;
       try {
