@@ -1,11 +1,8 @@
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type addFormatsModule from 'ajv-formats';
 import { type LinearRegExp, linearRegExp, PatternRefusedError } from './linear-regexp.js';
-
-// ajv and ajv-formats are CommonJS packages whose default export sits on `.default` under ESM.
-const Ajv = (AjvModule as unknown as { default: typeof AjvModule }).default ?? AjvModule;
-const addFormats =
-  (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
 
 /**
  * `strict: false` lets schemas carry keywords Ajv does not know (descriptions,
@@ -27,8 +24,34 @@ const OPTIONS = {
  * compiling instances below skip this step, which is most of a fresh
  * instance's first compile.
  */
-const metaValidator = new Ajv(OPTIONS);
-addFormats(metaValidator);
+interface AjvKit {
+  Ajv: typeof AjvModule;
+  addFormats: typeof addFormatsModule;
+  metaValidator: AjvModule;
+}
+
+let kit: AjvKit | undefined;
+
+/**
+ * Ajv, its formats and the meta-schema validator, loaded on the first schema
+ * rather than at every server's start (~70 ms of CPU with re2js, which a
+ * server serving no extraction schema never needed). Both are CommonJS
+ * packages (their export is also on `.default`), required synchronously.
+ */
+function ajvKit(): AjvKit {
+  if (kit) return kit;
+  const require = createRequire(import.meta.url);
+  const ajvExport = require('ajv') as { default?: typeof AjvModule } & typeof AjvModule;
+  const formatsExport = require('ajv-formats') as {
+    default?: typeof addFormatsModule;
+  } & typeof addFormatsModule;
+  const Ajv = ajvExport.default ?? ajvExport;
+  const addFormats = formatsExport.default ?? formatsExport;
+  const metaValidator = new Ajv(OPTIONS);
+  addFormats(metaValidator);
+  kit = { Ajv, addFormats, metaValidator };
+  return kit;
+}
 
 /** Why a schema cannot be used: a message, and where in the schema (`["properties", "a", "pattern"]`). */
 export interface SchemaProblem {
@@ -50,6 +73,7 @@ export function compileSchema(schema: unknown): CompiledSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return { ok: false, problem: { message: 'the schema must be a JSON object', path: [] } };
   }
+  const { Ajv, addFormats, metaValidator } = ajvKit();
   try {
     if (!metaValidator.validateSchema(schema)) {
       const errors = metaValidator.errors ?? [];
