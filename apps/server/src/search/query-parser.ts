@@ -218,6 +218,12 @@ export function allClausesOf(query: ParsedQuery): string | null {
   return not.length === 0 ? all : `(${all}) NOT (${not.join(' OR ')})`;
 }
 
+/** An FTS5 expression to rank with and the factor its bm25() scores are multiplied by (see {@link rankingOf}). */
+export interface Ranking {
+  expression: string;
+  factor: number;
+}
+
 /**
  * An FTS5 expression to rank a query's documents with, and the factor that turns its `bm25()`
  * into that of {@link matchOf}`(query)` on every document, exactly. When the only positive clause
@@ -232,7 +238,7 @@ export function allClausesOf(query: ParsedQuery): string | null {
  * rankingOf(parseSearchQuery('"rate limit"')); // { expression: '"rate limit"', factor: 2 }
  * ```
  */
-export function rankingOf(query: ParsedQuery): { expression: string; factor: number } | null {
+export function rankingOf(query: ParsedQuery): Ranking | null {
   const match = matchOf(query);
   if (match === null) return null;
   const positive = positiveClauses(query);

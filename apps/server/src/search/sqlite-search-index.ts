@@ -17,6 +17,7 @@ import {
   parseSearchQuery,
   positiveClauses,
   type QueryParseOptions,
+  type Ranking,
   rankingOf,
 } from './query-parser.js';
 import {
@@ -357,9 +358,6 @@ export class SqliteSearchIndex implements SearchIndexLike {
     return this.store.collections(owner);
   }
 }
-
-/** An FTS5 expression to rank with and the factor its bm25() scores are multiplied by (see {@link rankingOf}). */
-type Ranking = { expression: string; factor: number };
 
 /** The rows with their scores multiplied by `factor` (a power of two: exact). */
 function scaled(rows: MatchRow[], factor: number): MatchRow[] {
