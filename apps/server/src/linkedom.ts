@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
+import { requiredOnFirstUse } from './required-on-first-use.js';
 
 type Linkedom = typeof import('linkedom');
-let linkedom: Linkedom | undefined;
+const linkedom = requiredOnFirstUse<Linkedom>('linkedom');
 
 /**
  * linkedom's `parseHTML`, its module loaded on first use. Pages take the
@@ -14,6 +14,5 @@ let linkedom: Linkedom | undefined;
  * linkedom's CommonJS build (patched at install like its ES module build).
  */
 export function parseHTML(html: string): ReturnType<Linkedom['parseHTML']> {
-  linkedom ??= createRequire(import.meta.url)('linkedom') as Linkedom;
-  return linkedom.parseHTML(html);
+  return linkedom().parseHTML(html);
 }

@@ -1,17 +1,12 @@
-import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
-
-let re2js: typeof RE2JS | undefined;
+import { requiredOnFirstUse } from '../required-on-first-use.js';
 
 /**
  * re2js, loaded on the first pattern rather than at every server's start (with Ajv, ~70 ms of
  * CPU that a server serving no extraction schema never needed); its CommonJS build, required
  * synchronously since patterns are compiled inside Ajv's synchronous compile.
  */
-function re2(): typeof RE2JS {
-  re2js ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
-  return re2js;
-}
+const re2 = requiredOnFirstUse('re2js', (exports) => (exports as { RE2JS: typeof RE2JS }).RE2JS);
 
 /** Longest `pattern` an extraction schema may use, in characters. */
 export const MAX_PATTERN_LENGTH = 1000;

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type AjvModule from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
+import { requiredOnFirstUse } from '../required-on-first-use.js';
 import { type LinearRegExp, linearRegExp, PatternRefusedError } from './linear-regexp.js';
 
 /**
@@ -40,18 +40,20 @@ let kit: AjvKit | undefined;
  */
 function ajvKit(): AjvKit {
   if (kit) return kit;
-  const require = createRequire(import.meta.url);
-  const ajvExport = require('ajv') as { default?: typeof AjvModule } & typeof AjvModule;
-  const formatsExport = require('ajv-formats') as {
-    default?: typeof addFormatsModule;
-  } & typeof addFormatsModule;
-  const Ajv = ajvExport.default ?? ajvExport;
-  const addFormats = formatsExport.default ?? formatsExport;
+  const Ajv = ajvPackage();
+  const addFormats = ajvFormatsPackage();
   const metaValidator = new Ajv(OPTIONS);
   addFormats(metaValidator);
   kit = { Ajv, addFormats, metaValidator };
   return kit;
 }
+
+/** A CommonJS package's export, which is also on `.default`. */
+function defaultExport<T>(exports: unknown): T {
+  return ((exports as { default?: T }).default ?? exports) as T;
+}
+const ajvPackage = requiredOnFirstUse('ajv', defaultExport<typeof AjvModule>);
+const ajvFormatsPackage = requiredOnFirstUse('ajv-formats', defaultExport<typeof addFormatsModule>);
 
 /** Why a schema cannot be used: a message, and where in the schema (`["properties", "a", "pattern"]`). */
 export interface SchemaProblem {

@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
 import type pg from 'pg';
-
-let loaded: typeof pg | undefined;
+import { requiredOnFirstUse } from '../../required-on-first-use.js';
 
 /**
  * The `pg` driver, loaded when a PostgreSQL store first opens a connection
@@ -10,7 +8,4 @@ let loaded: typeof pg | undefined;
  * synchronously (it is a CommonJS package; its ES module entry re-exports
  * this same object), so the pool can still be made in a constructor.
  */
-export function pgModule(): typeof pg {
-  loaded ??= createRequire(import.meta.url)('pg') as typeof pg;
-  return loaded;
-}
+export const pgModule = requiredOnFirstUse<typeof pg>('pg');
