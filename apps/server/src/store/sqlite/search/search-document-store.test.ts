@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../test/seeded-random.js';
 import { allClausesOf, matchOf, parseSearchQuery, rankingOf } from '../../../search/query-parser.js';
 import { migrateSearchIndex } from './schema.js';
-import { type MatchQuery, type MatchRow, SearchDocumentStore } from './search-document-store.js';
+import { ASKED_DEPTH, type MatchQuery, type MatchRow, SearchDocumentStore } from './search-document-store.js';
 
 const WEIGHTS = { title: 10, headings: 4, body: 1 };
 // Few, overlapping words (a Zipf-like draw), so many pages tie or nearly tie and most queries
@@ -187,35 +187,44 @@ describe('SearchDocumentStore.findMatches', () => {
 });
 
 describe('SearchDocumentStore.findMatchesScoring', () => {
-  it("answers findMatches' rows, and each asked page's score as scoresOf gives it when the FTS index ranked it", () => {
+  it("answers findMatches' rows, and each asked page's score as scoresOf gives it when the FTS index ranked it among its best askedDepth", () => {
     const { db, store } = corpus();
     const random = seededRandom(11);
     const allSeqs = db.prepare('SELECT seq FROM search_documents').pluck().all() as number[];
     let scored = 0;
+    // Asked pages scored past the rows ranked for the answer (the askedDepth beyond 4 × limit).
+    let pastRanked = 0;
     for (const text of QUERIES) {
       const match = matchOf(parseSearchQuery(text));
       if (match === null) continue;
       for (const [owner, collection] of COLLECTIONS) {
-        for (const limit of [1, 10, 100]) {
+        for (const [limit, askedDepth] of [
+          [1, 0],
+          [1, 12],
+          [10, 0],
+          [10, 60],
+          [100, 0],
+          [100, ASKED_DEPTH],
+        ] as const) {
           const query: MatchQuery = { owner, collection, match, weights: WEIGHTS, limit };
           const asked = allSeqs.filter(() => random() < 0.05);
-          const { rows, scores } = store.findMatchesScoring(query, asked);
+          const { rows, scores } = store.findMatchesScoring(query, asked, askedDepth);
           expect(rows, `${text} ${owner}/${collection} ${limit}`).toEqual(store.findMatches(query));
           const expected = store.scoresOf(match, asked, WEIGHTS);
-          // The FTS index's best 4 × limit rows, whatever their collection.
-          const ranked = new Set(
-            exhaustiveOfIndex(db, match)
-              .slice(0, 4 * limit)
-              .map((row) => row.seq),
-          );
+          // The FTS index's best askedDepth rows (at least 4 × limit), whatever their collection.
+          const order = exhaustiveOfIndex(db, match).map((row) => row.seq);
+          const ranked = new Set(order.slice(0, Math.max(4 * limit, askedDepth)));
+          const rankedFirst = new Set(order.slice(0, 4 * limit));
           for (const seq of asked) {
             expect(scores.get(seq), `${text} ${seq}`).toBe(ranked.has(seq) ? expected.get(seq) : undefined);
             if (scores.has(seq)) scored += 1;
+            if (scores.has(seq) && !rankedFirst.has(seq)) pastRanked += 1;
           }
         }
       }
     }
     expect(scored).toBeGreaterThan(100);
+    expect(pastRanked).toBeGreaterThan(10);
   });
 });
 

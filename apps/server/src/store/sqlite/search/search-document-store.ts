@@ -229,13 +229,14 @@ export class SearchDocumentStore {
 
   /**
    * {@link findMatches}, and the score of each of the documents `seqs` that the FTS index ranked
-   * among its best {@link OVERFETCH}×`limit` (before the filters), as {@link scoresOf} gives it:
-   * such a page needs no second walk of the expression for its score (on 100,000 pages a walk with
-   * bm25() costs 8 to 20 ms). A page of `seqs` outside them is not in the map.
+   * among its best `askedDepth` (at least {@link OVERFETCH}×`limit`; before the filters), as
+   * {@link scoresOf} gives it: such a page needs no second walk of the expression for its score (on
+   * 100,000 pages a walk with bm25() costs 5 to 20 ms). A page of `seqs` outside them is not in the map.
    */
   findMatchesScoring(
     query: MatchQuery,
     seqs: readonly number[],
+    askedDepth: number = ASKED_DEPTH,
   ): { rows: MatchRow[]; scores: Map<number, number> } {
     if (seqs.length === 0) return { rows: this.findMatches(query), scores: new Map() };
     const filters: unknown[] = [query.owner, query.collection];
@@ -244,6 +245,7 @@ export class SearchDocumentStore {
     const fetched = query.limit * OVERFETCH;
     const found = this.matchStatement(query, 'ranked-asked').all(
       query.match,
+      Math.max(fetched, askedDepth),
       fetched,
       ...filters,
       query.limit,
@@ -344,9 +346,11 @@ export class SearchDocumentStore {
 
   /**
    * `ranked-first`: the FTS index's best rows (bound: match, how many), then the filters (bound
-   * next) on those only; `ranked` is how many rows the FTS index gave. `ranked-asked`: the same,
-   * then (`ranked` null) those of the FTS index's best rows that are among the asked ones (bound
-   * last, a JSON array of row ids). `joined`: every matching row
+   * next) on those only; `ranked` is how many rows the FTS index gave. `ranked-asked`: the FTS
+   * index's best rows (bound: match, how many, at least as many as ranked), the same as
+   * `ranked-first` on the first of them (bound: how many ranked, then as `ranked-first`), then
+   * (`ranked` null) those of all of them that are among the asked ones (bound last, a JSON array
+   * of row ids). `joined`: every matching row
    * filtered, then ranked.
    */
   private matchStatement(query: MatchQuery, plan: 'ranked-first' | 'ranked-asked' | 'joined'): Statement {
@@ -359,10 +363,11 @@ export class SearchDocumentStore {
     const sql =
       plan === 'ranked-asked'
         ? `
-      WITH best AS MATERIALIZED (
+      WITH scored AS MATERIALIZED (
         SELECT rowid AS seq, ${score} AS score FROM ${fts} WHERE ${fts} MATCH ?
         ORDER BY score DESC, seq LIMIT ?
-      )
+      ),
+      best AS MATERIALIZED (SELECT seq, score FROM scored ORDER BY score DESC, seq LIMIT ?)
       SELECT * FROM (
         SELECT d.seq AS seq, best.score AS score, (SELECT count(*) FROM best) AS ranked
         FROM best CROSS JOIN search_documents d ON d.seq = best.seq
@@ -371,7 +376,7 @@ export class SearchDocumentStore {
         LIMIT ?
       )
       UNION ALL
-      SELECT seq, score, NULL AS ranked FROM best WHERE seq IN (SELECT value FROM json_each(?))`
+      SELECT seq, score, NULL AS ranked FROM scored WHERE seq IN (SELECT value FROM json_each(?))`
         : plan === 'joined'
           ? `
       SELECT d.seq AS seq, ${score} AS score
@@ -407,6 +412,15 @@ export class SearchDocumentStore {
 
 /** How many times the asked number of rows the FTS index ranks before the collection's filters. */
 const OVERFETCH = 4;
+
+/**
+ * How many of the FTS index's best rows {@link SearchDocumentStore.findMatchesScoring} gives the
+ * asked pages' scores from, past the 4 × limit ranked for the answer: a small-field page the
+ * body ranks below those otherwise needs a walk of its own ({@link SearchDocumentStore.scoresOf}:
+ * 5 to 10 ms on 100,000 pages), while keeping 1,000 rows instead of 400 costs ~0.6 ms (measured
+ * on the latency bench, see src/search/README.md).
+ */
+export const ASKED_DEPTH = 1000;
 
 /** Best score first, then insertion order: the order of every match statement. */
 function byScoreThenSeq(a: MatchRow, b: MatchRow): number {
