@@ -211,9 +211,7 @@ export class SearchDocumentStore {
    * outside the fetched ones comes after all of them in the same (score, seq) order.
    */
   findMatches(query: MatchQuery): MatchRow[] {
-    const filters: unknown[] = [query.owner, query.collection];
-    if (query.urlPrefix !== undefined) filters.push(query.urlPrefix);
-    if (query.site !== undefined) filters.push(query.site);
+    const filters = filterArgs(query);
     const fetched = query.limit * OVERFETCH;
     const best = this.matchStatement(query, 'ranked-first').all(
       query.match,
@@ -239,9 +237,7 @@ export class SearchDocumentStore {
     askedDepth: number = ASKED_DEPTH,
   ): { rows: MatchRow[]; scores: Map<number, number> } {
     if (seqs.length === 0) return { rows: this.findMatches(query), scores: new Map() };
-    const filters: unknown[] = [query.owner, query.collection];
-    if (query.urlPrefix !== undefined) filters.push(query.urlPrefix);
-    if (query.site !== undefined) filters.push(query.site);
+    const filters = filterArgs(query);
     const fetched = query.limit * OVERFETCH;
     const found = this.matchStatement(query, 'ranked-asked').all(
       query.match,
@@ -429,6 +425,14 @@ function byScoreThenSeq(a: MatchRow, b: MatchRow): number {
 
 function matchRow(row: MatchRow): MatchRow {
   return { seq: row.seq, score: row.score };
+}
+
+/** The values bound to the owner, collection and {@link filterSql} placeholders, in their order. */
+function filterArgs(query: MatchQuery): unknown[] {
+  const args: unknown[] = [query.owner, query.collection];
+  if (query.urlPrefix !== undefined) args.push(query.urlPrefix);
+  if (query.site !== undefined) args.push(query.site);
+  return args;
 }
 
 function filterSql(query: { urlPrefix?: string | undefined; site?: string | undefined }): string {
