@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchQuery } from './query-parser.js';
-import { DEFAULT_RERANK_WEIGHTS, type RankCandidate, rerank, seriesTemplate, summaryOf } from './rerank.js';
+import { seededRandom } from '../../test/seeded-random.js';
+import { lightStem, stemsOf } from './light-stem.js';
+import { type ParsedQuery, parseSearchQuery } from './query-parser.js';
+import {
+  ClauseFinder,
+  DEFAULT_RERANK_WEIGHTS,
+  type RankCandidate,
+  rerank,
+  seriesTemplate,
+  summaryOf,
+} from './rerank.js';
 
 function candidate(key: number, title: string, overrides: Partial<RankCandidate> = {}): RankCandidate {
   return {
@@ -127,5 +136,104 @@ describe('summaryOf', () => {
   it('is empty when the opening holds no paragraph of prose', () => {
     expect(summaryOf('SYNOPSIS\n\nls [-l] [-a] <dir>\n\nx = f(1, 2)')).toBe('');
     expect(summaryOf('')).toBe('');
+  });
+});
+
+/** The clauses of `query` that `text` holds as the light stems of all its words say (the definition ClauseFinder keeps). */
+function heldByEveryStem(text: string, query: ParsedQuery): number {
+  const stems = stemsOf(text);
+  return query.clauses.filter((clause) => {
+    if (clause.alternatives.some((word) => stems.has(lightStem(word)))) return true;
+    return clause.words.every((word, i) => {
+      if (!(clause.prefix && i === clause.words.length - 1)) return stems.has(lightStem(word));
+      return [...stems].some((stem) => stem.startsWith(word));
+    });
+  }).length;
+}
+
+describe('ClauseFinder', () => {
+  // Inflections the light stem undoes (-ies → y, doubled consonants), case, and the characters whose
+  // lower case is not one character for one: `İ` (two), final `Σ` (depends on what follows), `K`.
+  const WORDS = [
+    'dictionary',
+    'Dictionaries',
+    'DICTIONARY',
+    'flies',
+    'fly',
+    'Running',
+    'run',
+    'runs',
+    'sorted',
+    'sort',
+    'key',
+    'keys',
+    'Keyed',
+    'y',
+    'by',
+    'stopped',
+    'stop',
+    'copy',
+    'copies',
+    'İstanbul',
+    'istanbul',
+    'ΟΔΟΣ',
+    'οδος',
+    'Σ',
+    'Kelvin',
+    'kelvin',
+    '𝐀lpha',
+    'alpha',
+    'café',
+    'CAFÉ',
+    'v2',
+    'x86',
+    'analysis',
+    'analyses',
+  ];
+  const SEPARATORS = [' ', ' ', ', ', '.', '\n', '-', '/', "'", '…'];
+  const QUERIES = [
+    'dictionary',
+    'flies',
+    'run sort',
+    '"key value" copy',
+    'dict',
+    'fl',
+    'y',
+    'x y',
+    'istanbul',
+    'ΟΔΟΣ',
+    'kelvin',
+    'alpha café',
+    'v2 x86',
+    'sorting keys',
+    'analysis',
+    'stop',
+    'CAF',
+    'by',
+  ];
+
+  it('counts the clauses a text holds as the light stems of all its words do', () => {
+    const random = seededRandom(11);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const texts = Array.from({ length: 400 }, () => {
+      let text = '';
+      for (let n = Math.floor(random() * 12); n > 0; n -= 1) text += pick(WORDS) + pick(SEPARATORS);
+      return text;
+    });
+    for (const question of QUERIES) {
+      for (const options of [{}, { prefixLastWord: false }, { expandSynonyms: false }]) {
+        const query = parseSearchQuery(question, options);
+        const finder = new ClauseFinder(query.clauses);
+        for (const text of texts)
+          expect(finder.heldIn(text), `${question} in ${text}`).toBe(heldByEveryStem(text, query));
+      }
+    }
+  });
+
+  it('finds a word whose stem ends in y though the text writes -ies, and a prefix of either', () => {
+    const query = parseSearchQuery('dictionary', { prefixLastWord: false });
+    expect(new ClauseFinder(query.clauses).heldIn('Mapping types — Dictionaries')).toBe(1);
+    expect(new ClauseFinder(parseSearchQuery('dictionar').clauses).heldIn('dictionaries')).toBe(1);
+    expect(new ClauseFinder(query.clauses).heldIn('A dictator')).toBe(0);
   });
 });

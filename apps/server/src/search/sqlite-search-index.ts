@@ -221,7 +221,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     // Which clauses each page holds is only looked up when the coverage prior counts.
     const lookUp = (!allHeld || joined.size > 0) && this.rerankWeights.coverage > 0;
     const held = clauses.map((c) => (lookUp ? this.store.matchingOf(c.expression, seqs) : null));
-    const documents = new Map([...head, ...tail].map((row) => [row.seq, this.store.document(row.seq)]));
+    const documents = this.store.documents([...head, ...tail].map((row) => row.seq));
     const candidates: RankCandidate[] = [];
     for (const row of head) {
       const doc = documents.get(row.seq);

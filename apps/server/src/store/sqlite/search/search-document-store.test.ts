@@ -324,3 +324,41 @@ describe('SearchDocumentStore.snippets', () => {
     expect(store.snippets('"cache"', [])).toEqual(new Map());
   });
 });
+
+describe('SearchDocumentStore.documents', () => {
+  it('reads each row as document() does, a deleted one as undefined, a re-indexed one with its new content', () => {
+    const { db, store } = corpus();
+    const seqs = (
+      db.prepare('SELECT seq FROM search_documents ORDER BY seq').pluck().all() as number[]
+    ).filter((_, i) => i % 37 === 0);
+    const gone = 1_000_000;
+    expect(store.documents([...seqs, gone])).toEqual(
+      new Map([...seqs, gone].map((seq) => [seq, store.document(seq)] as const)),
+    );
+
+    const first = store.document(seqs[0]!)!;
+    store.upsert(
+      {
+        id: 'doc_new',
+        owner: 'owner_a',
+        collection: first.collection,
+        url: first.url,
+        site: 'a.example',
+        title: 'A title written again',
+        headings: 'New heading',
+        body: 'A body written again',
+        summary: 'Written again.',
+        indexedAt: '2026-11-26T00:00:00.000Z',
+      },
+      'run_2',
+    );
+    expect(store.documents([seqs[0]!]).get(seqs[0]!)).toMatchObject({
+      id: first.id,
+      title: 'A title written again',
+      headings: 'New heading',
+      lead: 'A body written again',
+      summary: 'Written again.',
+    });
+    expect(store.documents([])).toEqual(new Map());
+  });
+});

@@ -94,6 +94,7 @@ export class SearchDocumentStore {
   private readonly deleteOrphan: Statement;
   private readonly collectionsOf: Statement;
   private readonly documentBySeq: Statement;
+  private readonly documentsBySeq: Statement;
   private readonly bodyBySeq: Statement;
   private readonly bodySnippets: Statement;
   private readonly scoresOfRows: Statement;
@@ -124,9 +125,10 @@ export class SearchDocumentStore {
     this.collectionsOf = db.prepare(`
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
-    this.documentBySeq = db.prepare(
-      `SELECT seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, summary, collection, indexed_at
-       FROM search_documents WHERE seq = ?`,
+    const documentColumns = `seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, summary, collection, indexed_at`;
+    this.documentBySeq = db.prepare(`SELECT ${documentColumns} FROM search_documents WHERE seq = ?`);
+    this.documentsBySeq = db.prepare(
+      `SELECT ${documentColumns} FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))`,
     );
     this.bodyBySeq = db.prepare('SELECT body FROM search_documents WHERE seq = ?').pluck();
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
@@ -300,6 +302,18 @@ export class SearchDocumentStore {
   /** The document of row `seq` (undefined when it was deleted meanwhile). */
   document(seq: number): MatchedDocument | undefined {
     return this.documentBySeq.get(seq) as MatchedDocument | undefined;
+  }
+
+  /**
+   * The documents of rows `seqs`, in one statement (a look-up each costs a statement's round trip
+   * a hundred times a query). A row deleted meanwhile maps to undefined.
+   */
+  documents(seqs: readonly number[]): Map<number, MatchedDocument | undefined> {
+    const found = new Map<number, MatchedDocument | undefined>(seqs.map((seq) => [seq, undefined]));
+    if (seqs.length === 0) return found;
+    for (const doc of this.documentsBySeq.all(JSON.stringify(seqs)) as MatchedDocument[])
+      found.set(doc.seq, doc);
+    return found;
   }
 
   /** The body of row `seq` ('' when it was deleted meanwhile). */
