@@ -25,11 +25,63 @@ positive; the default, ${n * 10}, suits most uses.</p></dd><dt class="hdlist1">-
 </tbody></table><p>See also <img src="figure-${n}.png" alt="Figure ${n}"/> and <kbd>Ctrl</kbd>+<kbd>C</kbd>.</p></div></div>`;
 }
 
-/** A page that marks no main content (the converter's picker chooses it), chrome around it. */
+/**
+ * A section of the less common branches the writers take on real manuals,
+ * which the sections above never reach: text with Markdown's special
+ * characters to escape (`_`, `*`, brackets, backticks), lines broken by
+ * `<br>`, a paragraph that starts like a list, entities and non-ASCII text,
+ * inline code holding a backtick, a hidden element, a note laid out as a
+ * table (a cell with blocks, `|`, `colspan`), a block quote, a rule, list
+ * items holding several blocks, a numbered list with a start, a `<pre>`
+ * without `<code>` (trailing blank lines), links without a target, with
+ * spaces or parentheses in it, or into the page. Code first met in a crawl
+ * is compiled then, and code compiled on feedback that never saw these
+ * branches is thrown away and compiled again when a page reaches them
+ * (seen in a fresh server's Git crawl: the Markdown writer's functions
+ * deoptimised and compiled 3-4 times each, on V8's helper threads).
+ */
+function edgeSection(n: number): string {
+  return `<div class="sect1"><h2 id="s${n}">${n}. Edge cases of <code>step_${n}</code></h2><div class="sectionbody">
+<div class="sect2"><h3 id="e${n}">${n}.1. Escapes and breaks</h3>
+<div class="paragraph"><p>Names like <code>foo_bar_${n}</code>, snake_case_${n} words, a *star*, [brackets] and a \`tick\` are
+escaped; it&#8217;s &#8220;quoted&#8221; &#8230; &#x2014; &amp;&nbsp;&copy; 3 &lt; 4.<br>
+1. a line that starts like a list,<br/>and a third line after a break.</p></div>
+<div class="paragraph"><p>- a paragraph that starts like a list, with a <a href="other (${n}).html">link with parentheses</a>,
+<a href="other ${n}.html">one with a space</a>, <a>one without a target</a>, <a href="#e${n}">one into the page</a>
+and <a href="../up/${n}.html"><em>an emphasised</em> one</a>, <a href='query.html?a=${n}&amp;b=2#e${n}' title=quoted>one with a query</a>.</p></div>
+<div style="display: none">Hidden text ${n}.</div><div class="admonitionblock note"><table><tr><td class="icon"><div class="title">Note</div></td>
+<td class="content"><div class="paragraph"><p>A note in a cell, a | b, first block.</p></div><div class="paragraph"><p>Second block.</p></div></td></tr>
+<tr><td colspan="2">A wide cell<br>on two lines.</td></tr></table></div>
+<blockquote><p>Quoted text of ${n}.</p><p>Its second paragraph.</p></blockquote><hr/>
+<h4>${n}.1.1. Minor heading</h4><p>Code with a backtick: <code>a\`b</code>, <tt>tt</tt>, <b>bold</b>, <i>italic</i>, <sup>[${n}]</sup>,
+<span class="monospaced">mono</span>, <del>gone</del>, <var>x</var>, <samp>out</samp>.</p>
+<div class="olist arabic"><ol class="arabic" start="${n}"><li><p>An item with two paragraphs.</p><p>Its second paragraph,<br>on two lines.</p>
+<div class="literalblock"><div class="content"><pre>literal in an item
+   indented    line</pre></div></div></li><li>plain item<ul><li>deep item</li></ul></li></ol></div>
+<div class="verseblock"><pre class="content">verse line one
+   indented line    with spaces
+
+
+</pre></div></div></div></div>`;
+}
+
+/** Every fourth section of a page is one of {@link edgeSection}'s, the others {@link section}'s. */
+function sectionOf(n: number): string {
+  return n % 4 === 0 ? edgeSection(n) : section(n);
+}
+
+/**
+ * A page that marks no main content (the converter's picker chooses it), chrome around it, and
+ * what generated XHTML pages start with (an XML declaration, a style sheet and a script in the
+ * head, entities in the title, a comment): the tokenizer's states for these are warmed too.
+ */
 function unmarkedPage(sections: number): string {
-  const body = Array.from({ length: sections }, (_, i) => section(i + 1)).join('\n');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><title>tool-steps(1)</title>
-<meta name="description" content="The steps of the tool."/></head><body class="manpage">
+  const body = Array.from({ length: sections }, (_, i) => sectionOf(i + 1)).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><title>tool-steps(1) &#8212; steps &amp; options</title>
+<meta name="description" content="The steps of the tool."/><style type="text/css">p { margin: 0 } a > b { color: red }</style>
+<script type="text/javascript">if (a < b && c > d) { document.title = '<p>'; }</script></head><body class="manpage">
+<!-- a comment, as generators leave them -->
 <div id="header"><h1>tool-steps(1) Manual Page</h1><div class="menu"><a href="index.html">Home</a> | <a href="all.html">All pages</a></div></div>
 <div id="content">${body}</div>
 <div id="footer"><div id="footer-text">Last updated 2026-01-01, <a href="about.html">about</a></div></div></body></html>`;
@@ -37,7 +89,7 @@ function unmarkedPage(sections: number): string {
 
 /** A page that marks its main content (`role="main"`), with a navigation sidebar beside it. */
 function markedPage(sections: number): string {
-  const body = Array.from({ length: sections }, (_, i) => section(i + 101)).join('\n');
+  const body = Array.from({ length: sections }, (_, i) => sectionOf(i + 101)).join('\n');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><title>The steps — Tool documentation</title>
 <link rel="canonical" href="https://docs.example/steps.html"/></head><body>
 <div class="related" role="navigation"><ul><li><a href="index.html">index</a></li><li><a href="modules.html">modules</a></li></ul></div>
