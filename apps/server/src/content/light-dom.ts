@@ -262,33 +262,40 @@ const MAX_CACHED_NAMES = 1024;
  * doctype and processing instructions dropped, adjacent text merged.
  */
 export function parseLightDocument(html: string): LightDocument {
-  const root = new LightElement('#ROOT', {});
-  let current = root;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        let tagName = UPPER_CASE_NAMES.get(name);
-        if (tagName === undefined) {
-          tagName = name.toUpperCase();
-          if (UPPER_CASE_NAMES.size < MAX_CACHED_NAMES) UPPER_CASE_NAMES.set(name, tagName);
-        }
-        const element = new LightElement(tagName, attributes);
-        current.append(element);
-        current = element;
-      },
-      ontext(text) {
-        const last = current.last;
-        if (last instanceof LightText) last.textContent += text;
-        else current.append(new LightText(text));
-      },
-      onclosetag() {
-        if (current.parent) current = current.parent;
-      },
-    },
-    { decodeEntities: true },
-  );
-  parser.end(html);
-  return new LightDocument(root);
+  const builder = new TreeBuilder();
+  new Parser(builder, { decodeEntities: true }).end(html);
+  return new LightDocument(builder.root);
+}
+
+/**
+ * The parser's handler that builds the tree: methods rather than callbacks
+ * made afresh for every page, which V8 compiled again for each new closure
+ * that ran hot (see `PageScan` in page-metadata.ts).
+ */
+class TreeBuilder {
+  readonly root = new LightElement('#ROOT', {});
+  private current = this.root;
+
+  onopentag(name: string, attributes: Record<string, string>): void {
+    let tagName = UPPER_CASE_NAMES.get(name);
+    if (tagName === undefined) {
+      tagName = name.toUpperCase();
+      if (UPPER_CASE_NAMES.size < MAX_CACHED_NAMES) UPPER_CASE_NAMES.set(name, tagName);
+    }
+    const element = new LightElement(tagName, attributes);
+    this.current.append(element);
+    this.current = element;
+  }
+
+  ontext(text: string): void {
+    const last = this.current.last;
+    if (last instanceof LightText) last.textContent += text;
+    else this.current.append(new LightText(text));
+  }
+
+  onclosetag(): void {
+    if (this.current.parent) this.current = this.current.parent;
+  }
 }
 
 const VOID = new Set([

@@ -86,12 +86,10 @@ function inPageContents(nav: ContentElement, pageUrl: string): boolean {
 export function removeNoise(root: ContentElement, pageUrl: string): void {
   const doomed: ContentElement[] = [];
   const stack: [ContentElement, boolean][] = [];
-  const push = (parent: ContentElement, inContent: boolean) => {
-    for (let child = parent.firstElementChild; child; child = child.nextElementSibling)
-      stack.push([child, inContent]);
-  };
   const rootTag = tagNameOf(root);
-  push(root, CONTENT_ROOTS.has(rootTag) || root.getAttribute('role') === 'main');
+  const rootInContent = CONTENT_ROOTS.has(rootTag) || root.getAttribute('role') === 'main';
+  for (let child = root.firstElementChild; child; child = child.nextElementSibling)
+    stack.push([child, rootInContent]);
   while (stack.length > 0) {
     const [element, inContent] = stack.pop()!;
     const tag = tagNameOf(element);
@@ -110,7 +108,10 @@ export function removeNoise(root: ContentElement, pageUrl: string): void {
       if (!svgShowsText(element)) doomed.push(element);
       continue;
     }
-    push(element, inContent || CONTENT_ROOTS.has(tag) || element.getAttribute('role') === 'main');
+    // Children pushed here, not by a closure made per call (V8 compiled each new one that ran hot again).
+    const childInContent = inContent || CONTENT_ROOTS.has(tag) || element.getAttribute('role') === 'main';
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling)
+      stack.push([child, childInContent]);
   }
   for (const element of doomed) element.remove();
 }

@@ -188,12 +188,8 @@ function paragraph(inline: string): string {
 /** The Markdown blocks of an element's children (inline runs become paragraphs). */
 function blocksOf(parent: ContentElement): string[] {
   const blocks: string[] = [];
+  // No `flush` closure: one made per call was compiled again for each new closure that ran hot.
   let inline = '';
-  const flush = () => {
-    const text = paragraph(inline);
-    if (text) blocks.push(text);
-    inline = '';
-  };
   for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === TEXT_NODE) {
       inline += escapeText(collapseSpaces(node.textContent ?? ''));
@@ -207,10 +203,13 @@ function blocksOf(parent: ContentElement): string[] {
       inline += inlineElement(element);
       continue;
     }
-    flush();
+    const text = paragraph(inline);
+    if (text) blocks.push(text);
+    inline = '';
     blockElement(element, blocks);
   }
-  flush();
+  const text = paragraph(inline);
+  if (text) blocks.push(text);
   return blocks;
 }
 
@@ -274,33 +273,40 @@ function cell(element: ContentElement): string {
     .trim();
 }
 
+/**
+ * Adds the rows of a table section (`<thead>`, `<tbody>`, `<tfoot>` or the
+ * table itself) to `rows`; returns how many of the rows are header rows.
+ * A module function, not a closure made per table (V8 compiled such a
+ * closure again for each new one that ran hot).
+ */
+function collectRows(section: ContentElement, inHead: boolean, rows: string[][], headerRows: number): number {
+  for (let row = section.firstElementChild; row; row = row.nextElementSibling) {
+    const tag = tagNameOf(row);
+    if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
+      headerRows = collectRows(row, tag === 'THEAD', rows, headerRows);
+      continue;
+    }
+    if (tag !== 'TR') continue;
+    const cells: string[] = [];
+    let allHeaders = true;
+    for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
+      const cellTag = tagNameOf(c);
+      if (cellTag !== 'TD' && cellTag !== 'TH') continue;
+      if (cellTag === 'TD') allHeaders = false;
+      cells.push(cell(c));
+      const span = Math.min(Number.parseInt(c.getAttribute('colspan') ?? '1', 10) || 1, 50);
+      for (let i = 1; i < span; i += 1) cells.push('');
+    }
+    if (cells.length === 0) continue;
+    if (rows.length === headerRows && (inHead || allHeaders)) headerRows += 1;
+    rows.push(cells);
+  }
+  return headerRows;
+}
+
 function table(element: ContentElement): string {
   const rows: string[][] = [];
-  let headerRows = 0;
-  const collect = (section: ContentElement, inHead: boolean) => {
-    for (let row = section.firstElementChild; row; row = row.nextElementSibling) {
-      const tag = tagNameOf(row);
-      if (tag === 'THEAD' || tag === 'TBODY' || tag === 'TFOOT') {
-        collect(row, tag === 'THEAD');
-        continue;
-      }
-      if (tag !== 'TR') continue;
-      const cells: string[] = [];
-      let allHeaders = true;
-      for (let c = row.firstElementChild; c; c = c.nextElementSibling) {
-        const cellTag = tagNameOf(c);
-        if (cellTag !== 'TD' && cellTag !== 'TH') continue;
-        if (cellTag === 'TD') allHeaders = false;
-        cells.push(cell(c));
-        const span = Math.min(Number.parseInt(c.getAttribute('colspan') ?? '1', 10) || 1, 50);
-        for (let i = 1; i < span; i += 1) cells.push('');
-      }
-      if (cells.length === 0) continue;
-      if (rows.length === headerRows && (inHead || allHeaders)) headerRows += 1;
-      rows.push(cells);
-    }
-  };
-  collect(element, false);
+  collectRows(element, false, rows, 0);
   if (rows.length === 0) return '';
   const width = Math.max(...rows.map((row) => row.length));
   const line = (cells: string[]) =>

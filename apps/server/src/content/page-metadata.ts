@@ -95,63 +95,62 @@ function highlightLanguage(pre: ContentElement): string | undefined {
 }
 
 /**
- * Walks the document once (linkedom's CSS selector engine costs a full
- * walk per query, so one hand-written walk replaces a dozen queries) and
- * both reads the page facts and readies the DOM for content extraction:
- * - link and image URLs become absolute (content cut out of the page keeps
- *   working links); `javascript:` links lose their `href`;
- * - a code block's language goes where the Markdown converter looks for it
- *   (`language-x` on the `<code>`, from `lang-x`/`language-x` on the code
- *   or its `<pre>`), and the trailing newline most sites leave inside
- *   `<pre><code>` is dropped (it would become an empty line in the fence).
+ * The state of one {@link scanPage} walk and the steps it takes per element.
+ * A class rather than closures made inside `scanPage`: V8 compiles a hot
+ * closure for the closure object it runs as, so a closure made afresh for
+ * every page was compiled again on pages that ran it long enough (the Python
+ * manual's crawl compiled `visit` 6–11 times); a method is one function.
  */
-export function scanPage(document: ContentDocument, base: URL | null): PageFacts {
-  let ogTitle: string | null = null;
-  let titleText: string | null = null;
-  let firstH1: string | null = null;
-  let canonicalUrl: string | null = null;
-  const links = new Set<string>();
-  const headings: string[] = [];
-  const seenHeadings = new Set<string>();
-  const languages = new Set<string>();
-  let elementCount = 0;
-  let maxDepth = 0;
-  let contentRoot: ContentElement | null = null;
-
-  const resolve = (value: string): string | null => {
-    try {
-      return new URL(value, base ?? undefined).href;
-    } catch {
-      return null;
-    }
-  };
+class PageScan {
+  ogTitle: string | null = null;
+  titleText: string | null = null;
+  firstH1: string | null = null;
+  canonicalUrl: string | null = null;
+  readonly links = new Set<string>();
+  readonly headings: string[] = [];
+  readonly seenHeadings = new Set<string>();
+  readonly languages = new Set<string>();
+  elementCount = 0;
+  maxDepth = 0;
+  contentRoot: ContentElement | null = null;
   // A documentation page links to itself and a few neighbours hundreds of times (`#anchor`
   // permalinks, `other.html#name`): each target before its fragment is resolved once, and a
   // fragment the URL parser would copy as it is (no character it percent-encodes) is appended.
-  const resolved = new Map<string, string | null>();
-  const absolute = (value: string): string | null => {
+  readonly resolved = new Map<string, string | null>();
+
+  constructor(readonly base: URL | null) {}
+
+  resolve(value: string): string | null {
+    try {
+      return new URL(value, this.base ?? undefined).href;
+    } catch {
+      return null;
+    }
+  }
+
+  absolute(value: string): string | null {
     const trimmed = value.trim();
     const hashAt = trimmed.indexOf('#');
     const fragment = hashAt >= 0 ? trimmed.slice(hashAt) : '';
-    if (hashAt >= 0 && !PLAIN_FRAGMENT.test(fragment)) return resolve(trimmed);
+    if (hashAt >= 0 && !PLAIN_FRAGMENT.test(fragment)) return this.resolve(trimmed);
     const target = hashAt >= 0 ? trimmed.slice(0, hashAt) : trimmed;
-    let page = resolved.get(target);
+    let page = this.resolved.get(target);
     if (page === undefined) {
-      page = resolve(target);
+      page = this.resolve(target);
       // Resolving '' gives the base without its fragment; a target that kept a '#' is not cached.
       if (page?.includes('#')) page = null;
-      resolved.set(target, page);
-      if (page === null) return resolve(trimmed);
+      this.resolved.set(target, page);
+      if (page === null) return this.resolve(trimmed);
     }
-    return page === null ? resolve(trimmed) : page + fragment;
-  };
+    return page === null ? this.resolve(trimmed) : page + fragment;
+  }
 
   /** Returns whether to descend into the element. */
-  const visit = (element: ContentElement, inChrome: boolean): boolean => {
-    elementCount += 1;
+  visit(element: ContentElement, inChrome: boolean): boolean {
+    this.elementCount += 1;
     const tag = tagNameOf(element);
-    if (contentRoot === null && (tag === 'MAIN' || element.getAttribute('role') === 'main'))
-      contentRoot = element;
+    if (this.contentRoot === null && (tag === 'MAIN' || element.getAttribute('role') === 'main'))
+      this.contentRoot = element;
     switch (tag) {
       case 'A': {
         const href = element.getAttribute('href');
@@ -161,34 +160,34 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
           break;
         }
         // One parse gives both the absolute href and the link (a '#' is only ever the fragment's).
-        const resolved = absolute(href);
+        const resolved = this.absolute(href);
         if (!resolved) break;
         element.setAttribute('href', resolved);
-        if (href.trim() !== '' && /^https?:/.test(resolved)) links.add(resolved.split('#', 1)[0]!);
+        if (href.trim() !== '' && /^https?:/.test(resolved)) this.links.add(resolved.split('#', 1)[0]!);
         break;
       }
       case 'IMG': {
         const src = element.getAttribute('src');
         if (src && !/^\s*data:/i.test(src)) {
-          const resolved = absolute(src);
+          const resolved = this.absolute(src);
           if (resolved) element.setAttribute('src', resolved);
         }
         break;
       }
       case 'META': {
         const key = element.getAttribute('property') ?? element.getAttribute('name');
-        if (ogTitle === null && key?.toLowerCase() === 'og:title') {
-          ogTitle = collapseWhitespace(element.getAttribute('content') ?? '') || null;
+        if (this.ogTitle === null && key?.toLowerCase() === 'og:title') {
+          this.ogTitle = collapseWhitespace(element.getAttribute('content') ?? '') || null;
         }
         break;
       }
       case 'TITLE':
-        if (titleText === null) titleText = collapseWhitespace(element.textContent ?? '') || null;
+        if (this.titleText === null) this.titleText = collapseWhitespace(element.textContent ?? '') || null;
         return false;
       case 'LINK': {
         const rel = (element.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-        if (canonicalUrl === null && rel.includes('canonical')) {
-          canonicalUrl = resolveHttpUrl(element.getAttribute('href'), base);
+        if (this.canonicalUrl === null && rel.includes('canonical')) {
+          this.canonicalUrl = resolveHttpUrl(element.getAttribute('href'), this.base);
         }
         break;
       }
@@ -196,10 +195,10 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
       case 'H2':
       case 'H3': {
         const text = collapseWhitespace(element.textContent ?? '');
-        if (tag === 'H1' && firstH1 === null && text) firstH1 = text;
-        if (text && !inChrome && !seenHeadings.has(text)) {
-          seenHeadings.add(text);
-          headings.push(text);
+        if (tag === 'H1' && this.firstH1 === null && text) this.firstH1 = text;
+        if (text && !inChrome && !this.seenHeadings.has(text)) {
+          this.seenHeadings.add(text);
+          this.headings.push(text);
         }
         break;
       }
@@ -212,7 +211,7 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
         const language =
           LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1] ?? highlightLanguage(element);
         if (language) {
-          languages.add(`language-${language}`);
+          this.languages.add(`language-${language}`);
           (code ?? element).classList.add(`language-${language}`);
         }
         break;
@@ -220,7 +219,7 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
       case 'CODE': {
         const language = LANGUAGE_CLASS.exec(element.getAttribute('class') ?? '')?.[1];
         if (language) {
-          languages.add(`language-${language}`);
+          this.languages.add(`language-${language}`);
           if (!element.classList.contains(`language-${language}`))
             element.classList.add(`language-${language}`);
         }
@@ -232,7 +231,22 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
         return false; // nothing of interest inside
     }
     return true;
-  };
+  }
+}
+
+/**
+ * Walks the document once (linkedom's CSS selector engine costs a full
+ * walk per query, so one hand-written walk replaces a dozen queries) and
+ * both reads the page facts and readies the DOM for content extraction:
+ * - link and image URLs become absolute (content cut out of the page keeps
+ *   working links); `javascript:` links lose their `href`;
+ * - a code block's language goes where the Markdown converter looks for it
+ *   (`language-x` on the `<code>`, from `lang-x`/`language-x` on the code
+ *   or its `<pre>`), and the trailing newline most sites leave inside
+ *   `<pre><code>` is dropped (it would become an empty line in the fence).
+ */
+export function scanPage(document: ContentDocument, base: URL | null): PageFacts {
+  const scan = new PageScan(base);
   // Iterative, in document order: malformed pages can nest deeper than the call stack. Three
   // stacks side by side rather than a tuple (and a list of children) per element.
   const stack: ContentElement[] = [];
@@ -247,8 +261,8 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
     const element = stack.pop()!;
     const inChrome = stackInChrome.pop()!;
     const depth = stackDepth.pop()!;
-    if (depth > maxDepth) maxDepth = depth;
-    if (!visit(element, inChrome)) continue;
+    if (depth > scan.maxDepth) scan.maxDepth = depth;
+    if (!scan.visit(element, inChrome)) continue;
     const childChrome = inChrome || CHROME.has(tagNameOf(element));
     for (let child = element.lastElementChild; child; child = child.previousElementSibling) {
       stack.push(child);
@@ -258,14 +272,14 @@ export function scanPage(document: ContentDocument, base: URL | null): PageFacts
   }
 
   return {
-    title: ogTitle ?? titleText ?? firstH1,
-    firstHeading: firstH1,
-    canonicalUrl,
-    links: [...links],
-    headings,
-    codeLanguageClasses: [...languages],
-    contentRoot,
-    elementCount,
-    maxDepth,
+    title: scan.ogTitle ?? scan.titleText ?? scan.firstH1,
+    firstHeading: scan.firstH1,
+    canonicalUrl: scan.canonicalUrl,
+    links: [...scan.links],
+    headings: scan.headings,
+    codeLanguageClasses: [...scan.languages],
+    contentRoot: scan.contentRoot,
+    elementCount: scan.elementCount,
+    maxDepth: scan.maxDepth,
   };
 }
