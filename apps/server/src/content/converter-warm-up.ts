@@ -87,13 +87,22 @@ function unmarkedPage(sections: number): string {
 <div id="footer"><div id="footer-text">Last updated 2026-01-01, <a href="about.html">about</a></div></div></body></html>`;
 }
 
-/** A page that marks its main content (`role="main"`), with a navigation sidebar beside it. */
+/**
+ * A page that marks its main content (`role="main"`), with a navigation sidebar beside it, and
+ * inside the content what the clean-up decides on: an in-page table of contents (a `<nav>`),
+ * asides (one mostly links), hidden elements and an icon.
+ */
 function markedPage(sections: number): string {
   const body = Array.from({ length: sections }, (_, i) => sectionOf(i + 101)).join('\n');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><title>The steps — Tool documentation</title>
 <link rel="canonical" href="https://docs.example/steps.html"/></head><body>
 <div class="related" role="navigation"><ul><li><a href="index.html">index</a></li><li><a href="modules.html">modules</a></li></ul></div>
-<div class="document"><div class="body" role="main"><h1>The steps</h1>${body}</div></div>
+<div class="document"><div class="body" role="main"><h1>The steps<a class="headerlink" href="#the-steps" title="Link to this heading">¶</a></h1>
+<nav class="contents" id="contents"><p class="topic-title">Contents</p><ul><li><a class="reference internal" href="#s101">Step 101</a></li>
+<li><a class="reference internal" href="#s104">Edge cases</a></li></ul></nav>
+<aside class="sidebar"><p class="sidebar-title">Aside</p><p>A side note with <a href="notes.html">a link</a> and more words than links in it.</p></aside>
+<aside class="related"><a href="a.html">a</a> <a href="b.html">b</a></aside><span aria-hidden="true">⚓</span><div hidden>Hidden.</div>
+<svg class="icon" viewBox="0 0 16 16"><path d="M0 0h16v16H0z"/></svg>${body}</div></div>
 <div class="sphinxsidebar" role="navigation"><h3>Table of contents</h3><ul><li><a href="#s101">Step 101</a></li><li><a href="#s102">Step 102</a></li></ul></div>
 <div class="footer">© Copyright 2026. <a href="bugs.html">Found a bug?</a></div></body></html>`;
 }
