@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
@@ -449,6 +450,27 @@ describe('PageFetcher against a loopback fixture', () => {
       );
       expect(early.code).toBe('cancelled');
       expect(site.hits.get('/page.html') ?? 0).toBe(hits);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it("leaves no listener on the caller's signal once a fetch has ended, and stops on close", async () => {
+    const fetcher = new PageFetcher(fetcherConfig({ pageTimeoutMs: 10_000 }));
+    try {
+      const controller = new AbortController();
+      // A long-lived signal (a run's, the server's) must not gather one listener a page.
+      for (let i = 0; i < 3; i += 1)
+        await fetcher.fetchPage(`${site.origin}/page.html`, { signal: controller.signal });
+      await pageError(fetcher.fetchPage(`${site.origin}/missing`, { signal: controller.signal }));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      const hangBefore = site.hits.get('/hang') ?? 0;
+      const pending = fetcher.fetchPage(`${site.origin}/hang`, { signal: controller.signal });
+      while ((site.hits.get('/hang') ?? 0) === hangBefore) await new Promise((r) => setTimeout(r, 5));
+      expect(getEventListeners(controller.signal, 'abort').length).toBeGreaterThan(0);
+      void fetcher.close();
+      expect((await pageError(pending)).code).toBe('cancelled');
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     } finally {
       await fetcher.close();
     }

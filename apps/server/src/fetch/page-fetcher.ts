@@ -82,14 +82,33 @@ interface RawResponse {
   bytes: Uint8Array;
 }
 
-/** A timer that aborts a signal once started; started when the first slot is granted. */
+/**
+ * A request's one signal: aborted by a timer once started (started when the first slot is granted),
+ * or by any of `sources` (the fetcher closing, the caller's signal) with that one's reason, until
+ * `stop`. Listeners on the sources rather than `AbortSignal.any`: Node 20's `any` leaves a weak
+ * reference and a finalisation record on each source for every request, and the fetcher's closing
+ * signal lives as long as the server (~40 µs a request against ~13, timed alone).
+ */
 class Deadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   fired = false;
   readonly signal = this.controller.signal;
+  private readonly onSourceAbort = (event: Event) =>
+    this.controller.abort((event.target as AbortSignal).reason);
 
-  constructor(private readonly ms: number) {}
+  constructor(
+    private readonly ms: number,
+    private readonly sources: readonly AbortSignal[],
+  ) {
+    for (const source of sources) {
+      if (source.aborted) {
+        this.controller.abort(source.reason);
+        return;
+      }
+      source.addEventListener('abort', this.onSourceAbort);
+    }
+  }
 
   start(): void {
     if (this.timer || this.fired) return;
@@ -101,6 +120,7 @@ class Deadline {
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    for (const source of this.sources) source.removeEventListener('abort', this.onSourceAbort);
   }
 }
 
@@ -288,10 +308,11 @@ export class PageFetcher implements PageFetcherLike {
    * robots check and the host gate) and reads the final body under the cap.
    */
   private async request(input: string, req: RawRequest): Promise<RawResponse> {
-    const deadline = new Deadline(req.timeoutMs);
-    const signals = [deadline.signal, this.closing.signal];
-    if (req.signal) signals.push(req.signal);
-    const signal = AbortSignal.any(signals);
+    const deadline = new Deadline(
+      req.timeoutMs,
+      req.signal ? [this.closing.signal, req.signal] : [this.closing.signal],
+    );
+    const signal = deadline.signal;
     const state = (): AbortState => ({
       cancelled: Boolean(req.signal?.aborted) || this.closing.signal.aborted,
       timedOut: deadline.fired,

@@ -72,7 +72,10 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  */
 export function normalizeUrl(input: string, options: NormalizeUrlOptions = {}): string {
   const url = new URL(input.trim());
-  url.hash = '';
+  // Each setter parses its part again and rebuilds the URL: parts already in their
+  // canonical form (most links a crawl meets) are left alone. A '#' in the href can
+  // only be the fragment's, empty or not (the parser escapes it elsewhere).
+  if (url.href.includes('#')) url.hash = '';
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return url.href;
 
   if (url.hostname.endsWith('.') && url.hostname.length > 1) url.hostname = url.hostname.slice(0, -1);
@@ -80,9 +83,10 @@ export function normalizeUrl(input: string, options: NormalizeUrlOptions = {}): 
   let path = normalizeEscapes(url.pathname);
   if (options.stripIndexFile ?? true) path = path.replace(INDEX_FILE, '/');
   if (path.length > 1 && path.endsWith('/')) path = path.replace(/\/+$/, '') || '/';
-  url.pathname = path;
+  if (path !== url.pathname) url.pathname = path;
 
-  url.search = normalizeQuery(url.search, options);
+  const search = normalizeQuery(url.search, options);
+  if (search !== url.search) url.search = search;
   // URL.href keeps a bare "?" when the query was set to an empty string.
   return url.href.endsWith('?') ? url.href.slice(0, -1) : url.href;
 }

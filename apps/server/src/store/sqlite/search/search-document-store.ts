@@ -160,20 +160,22 @@ export class SearchDocumentStore {
    * a replaced document is kept).
    */
   upsert(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[] = []): string {
-    const write = () => {
-      const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
-      // The chunks of the earlier content are stale whether or not this content was embedded.
-      this.deleteChunks.run(seq);
-      chunks.forEach((chunk, n) => {
-        this.insertChunk.run(seq, n, chunk.text, chunk.vector);
-      });
-      this.linkRun.run(id, runId);
-      return id;
-    };
     // Inside the caller's transaction (a batch of finished pages) without a savepoint of its own: FTS5
     // writes its pending terms out as a new segment at every savepoint, so one per document would undo
     // the batch's single segment (and grow the merge work with it).
-    return this.db.inTransaction ? write() : this.db.transaction(write)();
+    if (this.db.inTransaction) return this.writeDocument(row, runId, chunks);
+    return this.db.transaction(() => this.writeDocument(row, runId, chunks))();
+  }
+
+  /** {@link upsert}'s statements (a method, not a closure made for every page: see the converter's). */
+  private writeDocument(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[]): string {
+    const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
+    // The chunks of the earlier content are stale whether or not this content was embedded.
+    this.deleteChunks.run(seq);
+    for (let n = 0; n < chunks.length; n += 1)
+      this.insertChunk.run(seq, n, chunks[n]!.text, chunks[n]!.vector);
+    this.linkRun.run(id, runId);
+    return id;
   }
 
   /** The embedded chunks of the owner's collection (filters as {@link findMatches}). */
