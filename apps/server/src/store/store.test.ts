@@ -186,6 +186,62 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ total: 5, succeeded: 3 });
   });
 
+  it('moves a waiting page found again by a shorter path to it, never to a longer one', async () => {
+    store = await makeStore();
+    await crawlRun(['https://s.example/']);
+    const link = (url: string, from: ClaimedItem) => ({
+      url,
+      key: url,
+      depth: from.depth + 1,
+      parentUrl: from.url,
+    });
+    const page = (item: ClaimedItem, links: string[]) => ({
+      item,
+      outcome: { ...itemOutcome('succeeded'), discovered: links.map((url) => link(url, item)) },
+    });
+    const claim = async (n: number) => (await store.claimItems('w', n, 60_000)) as ClaimedItem[];
+    const [root] = await claim(1);
+    await store.completeItems([page(root!, ['https://s.example/a', 'https://s.example/b'])]);
+    const [a] = await claim(1);
+    await store.completeItems([page(a!, ['https://s.example/c'])]);
+    const [b, c] = await claim(2);
+    expect([b!.url, c!.url, c!.depth]).toEqual(['https://s.example/b', 'https://s.example/c', 2]);
+    // c (depth 2) finishes first and finds d and e at depth 3; b (depth 1) then finds d at depth 2,
+    // in a later batch, and e in the same batch as c, after c.
+    await store.completeItems([page(c!, ['https://s.example/d', 'https://s.example/e'])]);
+    await store.completeItems([page(b!, ['https://s.example/d'])]);
+    const [d, e] = await claim(2);
+    expect([d!.url, d!.depth, d!.parentUrl]).toEqual(['https://s.example/d', 2, 'https://s.example/b']);
+    expect([e!.url, e!.depth, e!.parentUrl]).toEqual(['https://s.example/e', 3, 'https://s.example/c']);
+    // Found again deeper (by d and e), or shorter once claimed: left as it is.
+    await store.completeItems([
+      page(d!, ['https://s.example/f']),
+      page(e!, ['https://s.example/f', 'https://s.example/d']),
+    ]);
+    const [f] = await claim(1);
+    expect([f!.url, f!.depth, f!.parentUrl]).toEqual(['https://s.example/f', 3, 'https://s.example/d']);
+  });
+
+  it('moves a waiting page to a shorter path found later in the same batch', async () => {
+    store = await makeStore();
+    await crawlRun(['https://s.example/']);
+    const [root] = (await store.claimItems('w', 1, 60_000)) as ClaimedItem[];
+    const deep = {
+      url: 'https://s.example/x',
+      key: 'https://s.example/x',
+      depth: 4,
+      parentUrl: 'https://s.example/deep',
+    };
+    await store.completeItems([
+      {
+        item: root!,
+        outcome: { ...itemOutcome('succeeded'), discovered: [deep, found('https://s.example/x')] },
+      },
+    ]);
+    const [x] = (await store.claimItems('w', 1, 60_000)) as ClaimedItem[];
+    expect([x!.url, x!.depth, x!.parentUrl]).toEqual(['https://s.example/x', 1, 'https://s.example/']);
+  });
+
   it('counts a dropped alias out of the item limit', async () => {
     store = await makeStore();
     const run = await finishRedirect({

@@ -27,7 +27,7 @@ import {
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { KnownUrlKeys } from '../known-url-keys.js';
+import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
@@ -586,7 +586,7 @@ export class PostgresStore implements Store {
       ][],
       replaced: [] as string[],
       /** URL keys the run's rows hold once the transaction commits (see `KnownUrlKeys`). */
-      keys: [] as string[],
+      keys: [] as KnownUrlKey[],
       written: false,
     }));
     await Promise.all(
@@ -653,7 +653,7 @@ export class PostgresStore implements Store {
       resultId: string;
       formats: [string, string][];
       replaced: string[];
-      keys: string[];
+      keys: KnownUrlKey[];
     },
   ): Promise<boolean> {
     const { item, outcome, resultId, formats } = write;
@@ -701,7 +701,7 @@ export class PostgresStore implements Store {
     );
     if (outcome.aliases?.length) {
       await this.addAliases(client, item.runId, outcome.aliases);
-      write.keys.push(...outcome.aliases);
+      write.keys.push(...outcome.aliases.map((key) => ({ key, depth: 0 })));
     }
     if (outcome.discovered?.length) {
       await this.addItems(client, item.runId, outcome.discovered, outcome.itemLimit, write.keys);
@@ -766,12 +766,18 @@ export class PostgresStore implements Store {
    * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit;
    * `keys` gets those the run holds after it.
    */
+  /**
+   * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item
+   * limit, and moves a waiting item found again by a shorter path to that path: pages finish out
+   * of order, so a link may first come from a deeper page, and its depth decides how far the crawl
+   * goes on from it (`max_depth`).
+   */
   private async addItems(
     client: pg.PoolClient,
     runId: string,
     urls: NonNullable<ItemOutcome['discovered']>,
     limit: number | undefined,
-    keys: string[],
+    keys: KnownUrlKey[],
   ): Promise<void> {
     let room = Number.POSITIVE_INFINITY;
     if (limit !== undefined) {
@@ -785,8 +791,8 @@ export class PostgresStore implements Store {
     // In order, one by one up to the limit: which URLs make it must not depend on duplicates further on.
     for (const found of urls) {
       if (room <= 0) break;
-      // Its item or alias is already there: the insert would do nothing.
-      if (this.knownKeys.has(runId, found.key)) continue;
+      // Its item or alias is already there, no deeper: the statements would change nothing.
+      if (this.knownKeys.has(runId, found.key, found.depth)) continue;
       const result = await client.query(
         `INSERT INTO items (id, run_id, url, url_key, depth, parent_url, status, updated_at)
          SELECT $1, $2, $3, $4, $5, $6, $7, now()
@@ -794,9 +800,17 @@ export class PostgresStore implements Store {
          ON CONFLICT (run_id, url_key) DO NOTHING`,
         [newId('itm'), runId, found.url, found.key, found.depth, found.parentUrl, NEW_ITEM_STATUS],
       );
-      // Inserted, or nothing done for a committed item or alias with that key: the run holds it either way.
-      keys.push(found.key);
-      room -= result.rowCount ?? 0;
+      const inserted = result.rowCount ?? 0;
+      if (inserted === 0) {
+        await client.query(
+          `UPDATE items SET depth = $3, parent_url = $4
+           WHERE run_id = $1 AND url_key = $2 AND status = $5 AND depth > $3`,
+          [runId, found.key, found.depth, found.parentUrl, WAITING_ITEM_STATUS],
+        );
+      }
+      // Inserted, or there already (an alias, or an item now at this depth or less, or no longer waiting).
+      keys.push({ key: found.key, depth: found.depth });
+      room -= inserted;
     }
   }
 

@@ -30,7 +30,7 @@ import {
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { KnownUrlKeys } from '../known-url-keys.js';
+import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
 import type {
   ApiKeyRecord,
@@ -88,7 +88,7 @@ interface ResultRow {
 interface RunRoom {
   items: number | undefined;
   /** URL keys the run's rows hold once this transaction commits (see `KnownUrlKeys`). */
-  keys: string[];
+  keys: KnownUrlKey[];
   /** Whether this transaction settled the run. */
   settled: boolean;
 }
@@ -639,13 +639,18 @@ export class SqliteStore implements Store {
     const dropQueued = this.sql('DELETE FROM items WHERE run_id = ? AND url_key = ? AND status = ?');
     for (const alias of aliases) {
       addAlias.run(runId, alias);
-      counted.keys.push(alias);
+      counted.keys.push({ key: alias, depth: 0 });
       const { changes } = dropQueued.run(runId, alias, WAITING_ITEM_STATUS);
       if (counted.items !== undefined) counted.items -= changes;
     }
   }
 
-  /** Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit. */
+  /**
+   * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item
+   * limit, and moves a waiting item found again by a shorter path to that path: pages finish out
+   * of order, so a link may first come from a deeper page, and its depth decides how far the crawl
+   * goes on from it (`max_depth`).
+   */
   private addItems(
     runId: string,
     urls: NonNullable<ItemOutcome['discovered']>,
@@ -661,10 +666,13 @@ export class SqliteStore implements Store {
        SELECT ?, ?, ?, ?, ?, ?, ?, ?
        WHERE NOT EXISTS (SELECT 1 FROM url_aliases WHERE run_id = ? AND url_key = ?)`,
     );
+    const shorten = this.sql(
+      'UPDATE items SET depth = ?, parent_url = ? WHERE run_id = ? AND url_key = ? AND status = ? AND depth > ?',
+    );
     for (const found of urls) {
       if (room <= 0) break;
-      // Its item or alias is already there: the insert would be ignored.
-      if (this.knownKeys.has(runId, found.key)) continue;
+      // Its item or alias is already there, no deeper: the statements would change nothing.
+      if (this.knownKeys.has(runId, found.key, found.depth)) continue;
       const { changes } = insert.run(
         newId('itm'),
         runId,
@@ -677,8 +685,11 @@ export class SqliteStore implements Store {
         runId,
         found.key,
       );
-      // Inserted, or ignored for an item or alias with that key: the run holds it either way.
-      counted.keys.push(found.key);
+      if (changes === 0) {
+        shorten.run(found.depth, found.parentUrl, runId, found.key, WAITING_ITEM_STATUS, found.depth);
+      }
+      // Inserted, or there already (an alias, or an item now at this depth or less, or no longer waiting).
+      counted.keys.push({ key: found.key, depth: found.depth });
       room -= changes;
       counted.items += changes;
     }
