@@ -8,6 +8,7 @@ import { PageError } from '../errors.js';
 import type { AddressPolicy, ResolveAll } from '../fetch/guarded-connector.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import { CaptureContext } from './capture-context.js';
+import { captureRetryingNoFrame } from './capture-retry.js';
 import { locateChromium } from './chromium-locator.js';
 import { type GuardedProxy, REFUSAL_HEADER, startGuardedProxy } from './guarded-proxy.js';
 import { type NetworkQuiet, trackNetwork } from './network-quiet.js';
@@ -447,11 +448,13 @@ export class ScreenshotService implements ScreenshotServiceLike {
       // page's capture. Same image: the page's full size, cut at the caps, scale 1.
       const session = await step(this.devtoolsOf(page, context), 'screenshot');
       const shot = await step(
-        session.send('Page.captureScreenshot', {
-          format: 'png',
-          clip: { x: 0, y: 0, width, height, scale: 1 },
-          captureBeyondViewport: width > VIEWPORT.width || height > VIEWPORT.height,
-        }),
+        captureRetryingNoFrame(() =>
+          session.send('Page.captureScreenshot', {
+            format: 'png',
+            clip: { x: 0, y: 0, width, height, scale: 1 },
+            captureBeyondViewport: width > VIEWPORT.width || height > VIEWPORT.height,
+          }),
+        ),
         'screenshot',
       );
       const png = Buffer.from(shot.data, 'base64');
