@@ -1,5 +1,5 @@
 /** Letters and digits runs: the words of a title, a heading or a URL path. */
-const WORD = /[\p{L}\p{N}]+/gu;
+export const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * A light English stemmer for comparing a query's words with a page's title,

@@ -1,4 +1,4 @@
-import { lightStem } from './light-stem.js';
+import { lightStem, WORD } from './light-stem.js';
 import type { ParsedQuery, QueryClause } from './query-parser.js';
 
 /** One document among the best lexical matches, as both stores hand it to {@link rerank}. */
@@ -157,9 +157,7 @@ function clauseStems(clause: QueryClause): ClauseStems {
   };
 }
 
-/** A word of a title, headings, URL path or lead (as {@link stemsOf} splits them). */
-const WORD = /[\p{L}\p{N}]+/gu;
-/** The word starting at `lastIndex`, if a word starts there. */
+/** The word ({@link WORD}) starting at `lastIndex`, if a word starts there. */
 const WORD_STARTING = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+/uy;
 
 /**
@@ -253,7 +251,7 @@ export class ClauseFinder {
 
 /** How many words (letter and digit runs) a text holds. */
 function wordCount(text: string): number {
-  return text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  return text.match(WORD)?.length ?? 0;
 }
 
 /** The URL's path with its file extension dropped (`/library/csv.html` → `/library/csv`). */
