@@ -11,6 +11,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config-env.js';
+import { limitJitInlining } from './jit-inlining-budget.js';
 import { createApiKey } from './keys.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { WebDataServer } from './server.js';
@@ -102,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
 const FIRST_KEY_FILE = 'first-api-key';
 
 async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
+  // Before the converter threads start and anything runs hot enough for TurboFan.
+  limitJitInlining();
   const server = new WebDataServer(config);
   if (!config.serveApi) {
     // A worker serves no HTTP: it claims work from the shared store until stopped.
