@@ -20,9 +20,14 @@ function clauseWords(query: ParsedQuery): ClauseWords[] {
       const prefix = c.prefix && c.words.length === 1;
       const stems = prefix ? [first] : [lightStem(first), ...c.alternatives.map(lightStem)];
       // "dictionary" is written "dictionaries", "make" "making": the start shared by every form.
-      const starts = stems.map((s) => (s.length > 3 && /[ey]$/.test(s) ? s.slice(0, -1) : s));
+      const starts = stems.map(startOf);
       return { stems: new Set(stems), starts: [...new Set(starts)], prefix };
     });
+}
+
+/** The text every form of a word of light stem `stem` starts with: a trailing `e`/`y` left off. */
+function startOf(stem: string): string {
+  return stem.length > 3 && /[ey]$/.test(stem) ? stem.slice(0, -1) : stem;
 }
 
 /**
@@ -41,6 +46,37 @@ function clauseWords(query: ParsedQuery): ClauseWords[] {
  */
 export function bestPassageShare(text: string, query: ParsedQuery, window: number): number {
   return passageSignals(text, clauseWords(query), window, 0).share;
+}
+
+/**
+ * Whether a word of `text` starts as one of the query's clauses' words does (its light stem, a
+ * trailing `e`/`y` left off, or its typed prefix; synonyms count), in any case: false says the text
+ * most likely holds none of them. A hint for work that can be skipped, not a match: FTS5's porter
+ * stems and folded accents can find a word this misses, and the reverse. Lower-case words are
+ * looked for with `indexOf` first (no lower-cased copy of a long body), then in a lower-cased copy.
+ *
+ * @example
+ * ```ts
+ * const holds = clauseStartsFinder(parseSearchQuery('sort'));
+ * holds('Sorting a list.'); // true
+ * holds('Resorting a list.'); // false
+ * ```
+ */
+export function clauseStartsFinder(query: ParsedQuery): (text: string) => boolean {
+  // A prefix clause's synonyms too (the passage step counts its prefix alone).
+  const synonyms = query.clauses
+    .filter((c) => c.mode !== 'not')
+    .flatMap((c) => c.alternatives.map((word) => startOf(lightStem(word))));
+  const starts = [...new Set([...clauseWords(query).flatMap((clause) => clause.starts), ...synonyms])];
+  return (text) => holdsWordStart(text, starts) || holdsWordStart(text.toLowerCase(), starts);
+}
+
+/** Whether a word of `text` starts with one of `starts` (`indexOf`, checked at a word start). */
+function holdsWordStart(text: string, starts: readonly string[]): boolean {
+  for (const start of starts)
+    for (let at = text.indexOf(start); at >= 0; at = text.indexOf(start, at + 1))
+      if (at === 0 || !LETTER_OR_DIGIT.test(text[at - 1] ?? '')) return true;
+  return false;
 }
 
 /**

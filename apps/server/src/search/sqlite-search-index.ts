@@ -9,7 +9,12 @@ import {
   SNIPPET_ELLIPSIS,
 } from '../store/sqlite/search/index.js';
 import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
-import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
+import {
+  clauseStartsFinder,
+  DEFAULT_PASSAGE_WEIGHTS,
+  type PassageWeights,
+  rescoreByPassage,
+} from './passage.js';
 import {
   allClausesOf,
   matchOf,
@@ -282,10 +287,12 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const page = ranked.slice(offset, offset + params.limit + 1);
     const data: SearchHit[] = [];
     const returned = page.slice(0, params.limit);
-    // Snippets only for the returned page, all from one statement.
+    // Snippets only for the returned page, all from one statement; a page whose body (when read for
+    // the passage step) holds none of the words also gets its best column's there.
     const snippets = this.store.snippets(
       match,
       returned.map((r) => r.seq),
+      bodyless(returned, bodies, parsed),
     );
     for (const { seq, score } of returned) {
       const doc = documents.get(seq);
@@ -366,6 +373,18 @@ function scaled(rows: MatchRow[], factor: number): MatchRow[] {
 
 function mapped(score: number | undefined, factor: number): number | undefined {
   return score === undefined ? undefined : score * factor;
+}
+
+/** Those of `rows` whose body was read and most likely holds none of the query's words (see {@link clauseStartsFinder}). */
+function bodyless(
+  rows: readonly { seq: number }[],
+  bodies: ReadonlyMap<number, string>,
+  parsed: ParsedQuery,
+): number[] {
+  const read = rows.filter((row) => bodies.has(row.seq));
+  if (read.length === 0) return [];
+  const holdsWord = clauseStartsFinder(parsed);
+  return read.filter((row) => !holdsWord(bodies.get(row.seq)!)).map((row) => row.seq);
 }
 
 /** No `+must`, `-not` or quoted clause: a question the vector ranking may answer too. */

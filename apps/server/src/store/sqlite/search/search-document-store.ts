@@ -97,6 +97,7 @@ export class SearchDocumentStore {
   private readonly documentsBySeq: Statement;
   private readonly bodyBySeq: Statement;
   private readonly bodySnippets: Statement;
+  private readonly bodyOrAnySnippets: Statement;
   private readonly scoresOfRows: Statement;
   private readonly anySnippets: Statement;
   private readonly matchesRow: Statement;
@@ -151,6 +152,10 @@ export class SearchDocumentStore {
       AND +rowid IN (SELECT value FROM json_each(?))`;
     this.scoresOfRows = db.prepare(`SELECT rowid AS seq, -bm25(search_fts, ?, ?, ?) AS score ${ofRows}`);
     this.bodySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(2)} AS text ${ofRows}`);
+    // The best column's snippet too, for the rows asked (bound first: a JSON array), in the same
+    // walk: CASE evaluates it only for them.
+    this.bodyOrAnySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(2)} AS text,
+      CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN ${snippet(-1)} END AS other ${ofRows}`);
     this.anySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(-1)} AS text ${ofRows}`);
   }
 
@@ -326,12 +331,34 @@ export class SearchDocumentStore {
   /**
    * For each of the documents `seqs` that match `match`: a snippet of the body around the match,
    * or of the best column when the body has no match. Documents that do not match are left out.
+   * `bodyless`: those of `seqs` whose body likely holds no match (a hint; any answer is exact):
+   * their best column's snippet is read in the same statement as the bodies' (a second statement
+   * sets the expression up again: a prefix word's merge, 2 to 8 ms on 100,000 pages).
    */
-  snippets(match: string, seqs: readonly number[]): Map<number, string> {
+  snippets(match: string, seqs: readonly number[], bodyless: readonly number[] = []): Map<number, string> {
     // The body's snippet reads best; only when the title or headings alone matched is the matching
     // column's read (each snippet tokenizes its column: on a long page that is the cost of a search).
-    const bodies = this.snippetsOf(this.bodySnippets, match, seqs);
-    const elsewhere = [...bodies].filter(([, text]) => !text.includes(SNIPPET_OPEN)).map(([seq]) => seq);
+    const bodies = new Map<number, string>();
+    const elsewhere: number[] = [];
+    if (seqs.length === 0) return bodies;
+    const [statement, hint] =
+      bodyless.length === 0 ? [this.bodySnippets, []] : [this.bodyOrAnySnippets, [JSON.stringify(bodyless)]];
+    const rows = statement.all(
+      ...hint,
+      match,
+      Math.min(...seqs),
+      Math.max(...seqs),
+      JSON.stringify(seqs),
+    ) as { seq: number; text: string | null; other?: string | null }[];
+    for (const row of rows) {
+      const text = row.text ?? '';
+      if (text.includes(SNIPPET_OPEN)) bodies.set(row.seq, text);
+      else if (row.other !== undefined && row.other !== null) bodies.set(row.seq, row.other);
+      else {
+        bodies.set(row.seq, text);
+        elsewhere.push(row.seq);
+      }
+    }
     for (const [seq, text] of this.snippetsOf(this.anySnippets, match, elsewhere)) bodies.set(seq, text);
     return bodies;
   }
