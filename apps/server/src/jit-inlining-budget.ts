@@ -19,19 +19,16 @@ export const JIT_INLINING_BUDGET = 300;
 /**
  * Sets V8's TurboFan inlining budget to {@link JIT_INLINING_BUDGET} for the
  * whole process (worker threads share V8's flags), unless the process was
- * started with its own value of the flag (`node --max-inlined-…`, or in
- * `NODE_OPTIONS`), which is kept. Called by the `webdata-server` command
+ * started with its own value of the flag (`node --max-inlined-…`; Node
+ * refuses V8 flags in `NODE_OPTIONS`), which is kept. Called by the `webdata-server` command
  * before the server starts, not by the library: an embedding application
  * decides its own V8 flags.
  *
  * @returns whether the budget was set.
  */
-export function limitJitInlining(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string = process.env.NODE_OPTIONS ?? '',
-): boolean {
+export function limitJitInlining(execArgv: readonly string[] = process.execArgv): boolean {
   const named = (text: string) => text.includes(FLAG) || text.includes(FLAG.replaceAll('-', '_'));
-  if (execArgv.some(named) || named(nodeOptions)) return false;
+  if (execArgv.some(named)) return false;
   setFlagsFromString(`--${FLAG}=${JIT_INLINING_BUDGET}`);
   return true;
 }
