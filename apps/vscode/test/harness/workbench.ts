@@ -1,7 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { format } from 'node:util';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
@@ -17,7 +13,9 @@ interface ChromiumLookup {
  * A Chromium with a fresh profile, sized like a laptop screen: the one the
  * server's own lookup finds (`WEBDATA_CHROMIUM_PATH`, the system's, else the
  * one bundled in an npm package), with the server's flags that keep it off the network.
- * The profile folder goes when the context closes: each run's is tens of MB.
+ * Its profile is a temporary folder that Playwright removes once the browser
+ * has exited (removed on the context's 'close', Chromium's helpers were still
+ * writing to it).
  */
 export async function launchBrowser(): Promise<BrowserContext> {
   // A computed specifier: type-checking this package must not type-check the server's sources.
@@ -26,22 +24,13 @@ export async function launchBrowser(): Promise<BrowserContext> {
   const location = locateChromium(undefined);
   if ('reason' in location) throw new Error(location.reason);
   const executable = await location.prepare();
-  const profile = mkdtempSync(join(tmpdir(), 'webdata-vscode-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  return chromium.launchPersistentContext('', {
     executablePath: executable.path,
     env: { ...process.env, ...executable.env },
     args: [...CHROMIUM_ARGS],
     headless: true,
     viewport: { width: 1400, height: 900 },
   });
-  // 'close' can come while Chromium's helper processes still write to the profile (ENOTEMPTY):
-  // removed with retries, in the background; a folder left in /tmp is only reported.
-  context.once('close', () => {
-    rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }).catch((error: unknown) =>
-      console.warn(`Chromium profile ${profile} not removed: ${String(error)}`),
-    );
-  });
-  return context;
 }
 
 /** The page URL that opens `folder` in the workbench, with `payload` entries (smoke test driver). */
