@@ -763,14 +763,10 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item limit;
-   * `keys` gets those the run holds after it.
-   */
-  /**
    * Adds discovered URLs not seen in the run yet (as items or aliases), up to the run's item
    * limit, and moves a waiting item found again by a shorter path to that path: pages finish out
    * of order, so a link may first come from a deeper page, and its depth decides how far the crawl
-   * goes on from it (`max_depth`).
+   * goes on from it (`max_depth`). `keys` gets those the run holds after it.
    */
   private async addItems(
     client: pg.PoolClient,
