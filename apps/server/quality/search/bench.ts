@@ -2,13 +2,13 @@
  * The search part of `pnpm --filter @webdata/server bench` (alone:
  * `pnpm --filter @webdata/server bench search`): search latency over
  * synthetic collections of 10,000 and 100,000 documents, then ranking
- * quality on Debian's Python, Git and SQLite manuals crawled through the API
- * (each question set apart: dev, held, held-sqlite), each
+ * quality on Debian's Python, Git, SQLite, Django and Octave manuals crawled
+ * through the API (each question set in a server of its own), each
  * beside plain baselines measured in the same run.
  */
 import { benchSearch } from './latency-bench.js';
 import { missingManuals } from './manuals.js';
-import { printManualsQuality, runManualsQuality } from './run.js';
+import { printManualsQuality, runManualsQualityFor } from './run.js';
 
 /** Runs and prints the search benchmarks (`latencyOnly`: the synthetic latency part alone). */
 export async function benchSearchAll(
@@ -29,6 +29,6 @@ export async function benchSearchAll(
     return;
   }
   printManualsQuality(
-    await runManualsQuality({ built: options.built, dataDir: process.env.SEARCH_QUALITY_DATA_DIR }),
+    await runManualsQualityFor({ built: options.built, dataDir: process.env.SEARCH_QUALITY_DATA_DIR }),
   );
 }

@@ -7,7 +7,7 @@ import { ALL_DEV, compareOnDev } from './dev-cv.js';
 import { devLoopLines } from './dev-loop.js';
 import { withKeptCrawl } from './kept-crawl.js';
 import { PYTHON_GIT_QUESTIONS, type QuestionSet } from './question-sets.js';
-import { printManualsQuality, runManualsQuality } from './run.js';
+import { printManualsQuality, runManualsQuality, runManualsQualityApart } from './run.js';
 
 /** A small manual of linked pages in a temporary directory (served from 127.0.0.1 by the harness). */
 function writeManual(root: string, pages: Record<string, { title: string; text: string }>, orphan: string[]) {
@@ -112,6 +112,9 @@ describe('runManualsQuality over several question sets', () => {
     // Each set's rankers see its own pages only: 3 reachable drinks pages, 5 bicycle ones.
     expect(drinksReport?.documents).toBe(3);
     expect(bikesReport?.documents).toBe(5);
+    // One server: each set's bm25 statistics also count the other's pages.
+    expect(drinksReport?.pagesOfOtherSets).toBe(5);
+    expect(bikesReport?.pagesOfOtherSets).toBe(3);
     expect(drinksReport?.notCrawled).toEqual(['drinks/orphan.html']);
     expect(bikesReport?.notCrawled).toEqual([]);
     for (const ranker of drinksReport?.rankers ?? []) {
@@ -148,6 +151,38 @@ describe('runManualsQuality over several question sets', () => {
       printed.mockRestore();
     }
   }, 240_000);
+
+  it('apart, each set is crawled into a server of its own, which holds its pages alone', async () => {
+    const report = await runManualsQualityApart({}, [drinks, bikes]);
+    expect(report.sets.map((s) => [s.set.collection, s.documents, s.pagesOfOtherSets])).toEqual([
+      [drinks.collection, 3, 0],
+      ['bikes', 5, 0],
+    ]);
+    expect(report.sets.every((s) => s.crawlSeconds > 0)).toBe(true);
+    expect(report.sets[1]?.rankers[0]?.figures.held).toMatchObject({ questions: 2, hitAt1: 1 });
+    const printed = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      printManualsQuality(report);
+      const lines = printed.mock.calls.map((call) => String(call[0]));
+      expect(lines.filter((line) => line.includes('a server of its own'))).toHaveLength(2);
+    } finally {
+      printed.mockRestore();
+    }
+  }, 240_000);
+
+  it('apart, a broken question file is refused before anything is crawled', async () => {
+    const broken: QuestionSet = { ...bikes, questionsFile: join(dir, 'broken.json') };
+    writeFileSync(
+      broken.questionsFile,
+      JSON.stringify([{ id: 'x', question: 'q', relevant: [], split: 'held' }]),
+    );
+    const log = vi.fn();
+    await expect(runManualsQualityApart({ log }, [drinks, broken])).rejects.toThrow(
+      /broken\.json has 1 problem/,
+    );
+    // The first set's crawl would have logged its run.
+    expect(log).not.toHaveBeenCalled();
+  });
 
   it('the dev tools open the dev questions’ collection of a kept crawl, not its largest', () => {
     const opened = withKeptCrawl(dataDir, ({ db, collection }) => ({

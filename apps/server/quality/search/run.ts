@@ -7,9 +7,11 @@
  * `POST /api/v1/search` beside plain FTS5 and MiniSearch defaults indexing
  * the same set's pages (their text read back through the API) in the same run.
  *
- * `npx tsx quality/search/run.ts` from apps/server (or `pnpm bench search`).
- * SEARCH_QUALITY_DATA_DIR=<dir> keeps the crawl there and reuses it on the
- * next run. Only dev misses are listed: the held part is never looked into.
+ * `npx tsx quality/search/run.ts` from apps/server (or `pnpm bench search`):
+ * each set in a server of its own, crawled afresh. SEARCH_QUALITY_DATA_DIR=<dir>
+ * keeps one server's crawl of every set there (the dev tools' kept crawl) and
+ * reuses it on the next run. Only dev misses are listed: the held part is
+ * never looked into.
  */
 import { pathToFileURL } from 'node:url';
 import { BASELINES, type Ranker } from './baselines.js';
@@ -36,6 +38,13 @@ export interface RankerReport {
 export interface QuestionSetReport {
   set: QuestionSet;
   documents: number;
+  /**
+   * Pages of other sets in the same server. Every collection of a server
+   * shares one full-text index, whose bm25 statistics (document frequencies,
+   * average lengths) count them too, while the baselines index the set's
+   * pages alone: 0 is the like-for-like comparison.
+   */
+  pagesOfOtherSets: number;
   /** Seconds its crawl took in this run (0: a kept crawl). */
   crawlSeconds: number;
   rankers: RankerReport[];
@@ -60,9 +69,7 @@ export async function runManualsQuality(
   options: CrawlOptions = {},
   sets: readonly QuestionSet[] = QUESTION_SETS,
 ): Promise<ManualsQualityReport> {
-  const missing = missingManuals(sets.flatMap((set) => set.manuals));
-  if (missing !== null) throw new Error(missing);
-  const questionsOf = new Map(sets.map((set) => [set, loadQuestions(set)]));
+  const questionsOf = checkedQuestions(sets);
   const crawled = await crawlManuals({ ...options, sets });
   try {
     const reports: QuestionSetReport[] = [];
@@ -114,6 +121,7 @@ export async function runManualsQuality(
       reports.push({
         set,
         documents: documents.length,
+        pagesOfOtherSets: crawled.documents.length - documents.length,
         crawlSeconds: crawled.crawlSeconds[set.collection] ?? 0,
         rankers: rankerReports,
         notCrawled: [...new Set(questions.flatMap((q) => q.relevant))].filter((id) => !crawledIds.has(id)),
@@ -124,6 +132,41 @@ export async function runManualsQuality(
   } finally {
     await crawled.stop();
   }
+}
+
+/**
+ * Every set's questions, each file checked, once every manual is known to be
+ * installed: throws with the install command or the file's problems, before
+ * anything is crawled.
+ */
+function checkedQuestions(sets: readonly QuestionSet[]): Map<QuestionSet, JudgedQuestion[]> {
+  const missing = missingManuals(sets.flatMap((set) => set.manuals));
+  if (missing !== null) throw new Error(missing);
+  return new Map(sets.map((set) => [set, loadQuestions(set)]));
+}
+
+/**
+ * {@link runManualsQuality} with each set in a server of its own, crawled
+ * into a fresh temporary directory: our bm25 statistics then count the set's
+ * pages alone, as the baselines' do, and as they would for a user who crawls
+ * that manual into a new server.
+ */
+export async function runManualsQualityApart(
+  options: Omit<CrawlOptions, 'dataDir' | 'sets'> = {},
+  sets: readonly QuestionSet[] = QUESTION_SETS,
+): Promise<ManualsQualityReport> {
+  checkedQuestions(sets); // before the first set's crawl, not after it
+  const reports: QuestionSetReport[] = [];
+  for (const set of sets) reports.push(...(await runManualsQuality(options, [set])).sets);
+  return { sets: reports };
+}
+
+/**
+ * The harness's entry: with a data directory, every set in one kept server
+ * (reused by the next run and by the dev tools); without one, each set apart.
+ */
+export function runManualsQualityFor(options: CrawlOptions): Promise<ManualsQualityReport> {
+  return options.dataDir === undefined ? runManualsQualityApart(options) : runManualsQuality(options);
 }
 
 /** Prints the report, one table per set: baselines beside ours, each split on its own line. */
@@ -141,6 +184,11 @@ function printQuestionSet(report: QuestionSetReport): void {
   console.log(
     `\nsearch quality on ${set.title}: ${report.documents} pages deep-crawled through the API into collection ${set.collection}` +
       `${report.crawlSeconds > 0 ? ` in ${report.crawlSeconds.toFixed(0)} s` : ' (kept crawl)'}, ${total} judged questions (${counts.join(', ')})`,
+  );
+  console.log(
+    report.pagesOfOtherSets === 0
+      ? '  (a server of its own: our bm25 statistics count these pages alone, as the baselines do)'
+      : `  (one server with ${report.pagesOfOtherSets} pages of other sets: our bm25 statistics count them too, the baselines' do not)`,
   );
   const width = Math.max(5, ...set.splits.map((split) => splitLabel(set, split).length));
   console.log(
@@ -184,7 +232,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exit(2);
   }
   printManualsQuality(
-    await runManualsQuality({
+    await runManualsQualityFor({
       dataDir: process.env.SEARCH_QUALITY_DATA_DIR,
       log: (line) => console.log(line),
     }),
