@@ -73,6 +73,22 @@ export const OCTAVE_MANUAL: Manual = {
   excludePaths: ['/Function-Index.html'],
 };
 
+/**
+ * Debian's PostgreSQL 15 manual (held questions only, `questions-postgres.json`): the kind of
+ * site issue 11 is verified on (a real documentation site of 1,169 pages, DocBook's one page per
+ * section and per reference entry); nobody tuned search on it. Every page is reachable from
+ * `index.html` within two links (its parts' tables of contents list every section).
+ */
+export const POSTGRES_MANUAL: Manual = {
+  name: 'postgres',
+  debianPackage: 'postgresql-doc-15',
+  root: '/usr/share/doc/postgresql-doc-15/html',
+  start: 'index.html',
+  // The 445 KB book index (3,481 links, no text of its own), left out for the same reason as
+  // Python's table of contents; no question is about it.
+  excludePaths: ['/bookindex.html'],
+};
+
 /** Every manual the judged questions are about (they name pages as `<name>/<path>`). */
 export const MANUALS: readonly Manual[] = [
   PYTHON_MANUAL,
@@ -80,6 +96,7 @@ export const MANUALS: readonly Manual[] = [
   SQLITE_MANUAL,
   DJANGO_MANUAL,
   OCTAVE_MANUAL,
+  POSTGRES_MANUAL,
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
   DJANGO_QUESTIONS,
   loadQuestions,
   OCTAVE_QUESTIONS,
+  POSTGRES_QUESTIONS,
   PYTHON_GIT_QUESTIONS,
   QUESTION_SETS,
   type QuestionSet,
@@ -29,6 +30,41 @@ describe('the judged question files', () => {
     expect(SQLITE_QUESTIONS.splits).toEqual(['held']);
     expect(loadQuestions(SQLITE_QUESTIONS).filter((q) => q.split === 'dev')).toEqual([]);
     expect(loadQuestions().length).toBe(loadQuestions(PYTHON_GIT_QUESTIONS).length);
+  });
+
+  it('the PostgreSQL set is held only and measured last, so the dev tools get nothing of it and earlier sets print as before', () => {
+    expect(POSTGRES_QUESTIONS.splits).toEqual(['held']);
+    expect(loadQuestions(POSTGRES_QUESTIONS).every((q) => q.split === 'held')).toBe(true);
+    expect(DEV_SETS).not.toContain(POSTGRES_QUESTIONS);
+    expect(QUESTION_SETS.at(-1)).toBe(POSTGRES_QUESTIONS);
+    expect(splitLabel(POSTGRES_QUESTIONS, 'held')).toBe('held-postgres');
+  });
+
+  it('no PostgreSQL question is judged on a page the crawl leaves out', () => {
+    const excluded = (POSTGRES_QUESTIONS.manuals[0]?.excludePaths ?? []).map((path) => `postgres${path}`);
+    expect(excluded).toEqual(['postgres/bookindex.html']);
+    const judged = loadQuestions(POSTGRES_QUESTIONS).flatMap((q) => q.relevant);
+    expect(judged.filter((id) => excluded.includes(id))).toEqual([]);
+  });
+
+  it('every judged PostgreSQL page is linked from index.html within two links, as a deep crawl finds it', () => {
+    // The manual's parts list every chapter and section, so two links reach each of its pages;
+    // a page reached only through the left-out book index, or none, would be a miss for every ranker.
+    const manual = POSTGRES_QUESTIONS.manuals[0];
+    if (manual === undefined) throw new Error('the PostgreSQL set names no manual');
+    const excluded = new Set((manual.excludePaths ?? []).map((path) => path.replace(/^\//, '')));
+    const linked = (page: string) =>
+      [...readFileSync(join(manual.root, page), 'utf8').matchAll(/href="([^"#?:]+\.html)/g)]
+        .map((match) => match[1] ?? '')
+        .filter((target) => !excluded.has(target));
+    let frontier = [manual.start];
+    const reached = new Set(frontier);
+    for (let depth = 0; depth < 2; depth++) {
+      frontier = [...new Set(frontier.flatMap(linked))].filter((page) => !reached.has(page));
+      for (const page of frontier) reached.add(page);
+    }
+    const judged = new Set(loadQuestions(POSTGRES_QUESTIONS).flatMap((q) => q.relevant));
+    expect([...judged].filter((id) => !reached.has(id.slice('postgres/'.length)))).toEqual([]);
   });
 
   it('the Django and Octave sets are dev only, and the dev tools ask them and Python+Git, not the SQLite one', () => {

@@ -6,6 +6,7 @@ import {
   GIT_MANUAL,
   type Manual,
   OCTAVE_MANUAL,
+  POSTGRES_MANUAL,
   PYTHON_MANUAL,
   SQLITE_MANUAL,
 } from './manuals.js';
@@ -86,12 +87,27 @@ export const OCTAVE_QUESTIONS: QuestionSet = {
   tag: 'octave',
 };
 
+/**
+ * The PostgreSQL manual's questions: held only (the kind of site issue 11 is verified on, a
+ * real 1,169-page documentation site), written before any ranking ran on them. Last in
+ * {@link QUESTION_SETS}, so the sets before it print as they did.
+ */
+export const POSTGRES_QUESTIONS: QuestionSet = {
+  title: "Debian's PostgreSQL 15 HTML manual",
+  manuals: [POSTGRES_MANUAL],
+  collection: 'manuals-postgres',
+  questionsFile: here('./questions-postgres.json'),
+  splits: ['held'],
+  tag: 'postgres',
+};
+
 /** Every set one run of the harness measures, in the order it prints them. */
 export const QUESTION_SETS: readonly QuestionSet[] = [
   PYTHON_GIT_QUESTIONS,
   SQLITE_QUESTIONS,
   DJANGO_QUESTIONS,
   OCTAVE_QUESTIONS,
+  POSTGRES_QUESTIONS,
 ];
 
 /** The sets with dev questions, which the dev tools (`dev-loop.ts`, `dev-cv.ts`) ask, each apart and all together. */
