@@ -1,13 +1,17 @@
 /**
  * The search part of `pnpm --filter @webdata/server bench` (alone:
  * `pnpm --filter @webdata/server bench search`): search latency over
- * synthetic collections of 10,000 and 100,000 documents, then ranking
+ * synthetic collections of 10,000 and 100,000 documents and over real
+ * pages (the dev manuals, converted as the crawl does, asked the dev
+ * questions; sizes in BENCH_SEARCH_REAL_SIZES, default 10000), then ranking
  * quality on Debian's Python, Git, SQLite, Django and Octave manuals crawled
  * through the API (each question set in a server of its own), each
  * beside plain baselines measured in the same run.
  */
 import { benchSearch } from './latency-bench.js';
 import { missingManuals } from './manuals.js';
+import { DEV_SETS } from './question-sets.js';
+import { benchRealPages, realPages } from './real-page-latency.js';
 import { printManualsQuality, runManualsQualityFor } from './run.js';
 
 /** Runs and prints the search benchmarks (`latencyOnly`: the synthetic latency part alone). */
@@ -22,6 +26,7 @@ export async function benchSearchAll(
       `  ${String(f.documents).padStart(9)} ${(f.indexMs / 1000).toFixed(1).padStart(9)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)} ${String(f.plainFts5P50Ms).padStart(19)} ${String(f.plainFts5P95Ms).padStart(8)}`,
     );
   }
+  printRealPageLatency();
   if (options.latencyOnly === true) return;
   const missing = missingManuals();
   if (missing !== null) {
@@ -31,4 +36,31 @@ export async function benchSearchAll(
   printManualsQuality(
     await runManualsQualityFor({ built: options.built, dataDir: process.env.SEARCH_QUALITY_DATA_DIR }),
   );
+}
+
+/** The real-page part of the latency bench: the dev manuals' pages, the dev questions as typed. */
+function printRealPageLatency(): void {
+  const manuals = [...new Set(DEV_SETS.flatMap((set) => set.manuals))];
+  const missing = missingManuals(manuals);
+  if (missing !== null) {
+    console.log(`\nsearch latency on real pages: not measured, ${missing}`);
+    return;
+  }
+  const sizes = (process.env.BENCH_SEARCH_REAL_SIZES ?? '10000').split(',').map(Number);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(
+      `BENCH_SEARCH_REAL_SIZES: positive whole numbers, comma-separated (got ${process.env.BENCH_SEARCH_REAL_SIZES})`,
+    );
+  const pages = realPages(manuals);
+  console.log(
+    `\nsearch latency on real pages (${pages.length} pages of the ${manuals.map((m) => m.name).join(', ')} manuals, converted as the crawl does,` +
+      ' repeated under URLs of their own up to each size; every dev question as typed, the second of two rounds timed; in-memory SQLite, in-process)',
+  );
+  console.log("  (baseline, same run: plain FTS5, the question's words OR-ed, bm25, top 10 row ids)");
+  console.log('  documents   questions   p50 ms   p95 ms   plain FTS5 p50 ms   p95 ms');
+  for (const f of benchRealPages(pages, sizes)) {
+    console.log(
+      `  ${String(f.documents).padStart(9)} ${String(f.queries).padStart(11)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)} ${String(f.plainFts5P50Ms).padStart(19)} ${String(f.plainFts5P95Ms).padStart(8)}`,
+    );
+  }
 }

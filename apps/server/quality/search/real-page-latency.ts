@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import Database from 'better-sqlite3';
+import { convertPage } from '../../src/content/index.js';
+import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
+import type { IndexedDocument } from '../../src/search/types.js';
+import type { Manual } from './manuals.js';
+import { DEV_SETS, loadQuestions } from './question-sets.js';
+
+/**
+ * Pages outside these sizes are left out: below, Texinfo's redirect stubs
+ * (no crawl reaches them); above, link-only indexes such as Python's 2.5 MB
+ * table of contents, which the quality crawls exclude too.
+ */
+const PAGE_BYTES = { min: 2_000, max: 600_000 } as const;
+
+/** Search latency over real pages at one collection size. */
+export interface RealPageLatency {
+  documents: number;
+  /** Different pages among them; the rest are copies under URLs of their own. */
+  distinctPages: number;
+  queries: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Plain FTS5 asked the same questions' words (OR-ed, bm25, top 10 row ids) of the same index, same run. */
+  plainFts5P50Ms: number;
+  plainFts5P95Ms: number;
+}
+
+/**
+ * The dev manuals' pages as the crawl pipeline indexes them: each HTML file
+ * of the manuals (within {@link PAGE_BYTES}) converted by the server's own
+ * converter (title, headings, main text).
+ */
+export function realPages(
+  manuals: readonly Manual[],
+): Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[] {
+  const pages: Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[] = [];
+  for (const manual of manuals) {
+    for (const file of htmlFiles(manual.root)) {
+      const bytes = statSync(file).size;
+      if (bytes < PAGE_BYTES.min || bytes > PAGE_BYTES.max) continue;
+      const url = `https://${manual.name}.example/${relative(manual.root, file)}`;
+      const page = convertPage(readFileSync(file, 'utf8'), url, { html: false });
+      if (page.text.trim() === '') continue;
+      pages.push({ url, title: page.title, headings: page.headings, body: page.text });
+    }
+  }
+  return pages;
+}
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.html'))
+    .map((name) => join(dir, name))
+    .sort();
+}
+
+/**
+ * Measures search latency on real documentation, beside the synthetic
+ * bench: the given pages indexed (in-memory SQLite) until the collection
+ * holds `size` documents (a page repeated under URLs of its own when the
+ * manuals hold fewer), then every dev question of the dev sets, as typed,
+ * asked twice; the second round is timed, beside plain FTS5 on the same
+ * index. Real pages are long (Python's average 90 KB of HTML) and the
+ * questions hold several common words, so both rankers do far more work
+ * per query than on the synthetic collections.
+ */
+export function benchRealPages(
+  pages: readonly Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[],
+  sizes: readonly number[],
+): RealPageLatency[] {
+  if (pages.length === 0) throw new Error('no real pages to index');
+  const questions = DEV_SETS.flatMap((set) => loadQuestions(set))
+    .filter((q) => q.split === 'dev')
+    .map((q) => q.question);
+  return sizes.map((size) => {
+    const db = new Database(':memory:');
+    try {
+      const index = new SqliteSearchIndex(db);
+      db.transaction(() => {
+        for (let i = 0; i < size; i += 1) {
+          const page = pages[i % pages.length] as (typeof pages)[number];
+          const copy = Math.floor(i / pages.length);
+          index.upsert({
+            ...page,
+            url: copy === 0 ? page.url : `${page.url}?copy=${copy}`,
+            owner: 'bench',
+            collection: 'real',
+            runId: `run_${i % 10}`,
+          });
+        }
+      })();
+      const plain = db.prepare(
+        'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY bm25(search_fts) LIMIT 10',
+      );
+      const ours: number[] = [];
+      const baseline: number[] = [];
+      for (const timed of [false, true]) {
+        for (const question of questions) {
+          const t0 = performance.now();
+          index.search('bench', { query: question, collection: 'real', limit: 10 });
+          const t1 = performance.now();
+          const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+          if (words.length > 0) plain.all(words.map((w) => `"${w}"`).join(' OR '));
+          const t2 = performance.now();
+          if (timed) {
+            ours.push(t1 - t0);
+            baseline.push(t2 - t1);
+          }
+        }
+      }
+      return {
+        documents: size,
+        distinctPages: Math.min(size, pages.length),
+        queries: questions.length,
+        p50Ms: percentile(ours, 0.5),
+        p95Ms: percentile(ours, 0.95),
+        plainFts5P50Ms: percentile(baseline, 0.5),
+        plainFts5P95Ms: percentile(baseline, 0.95),
+      };
+    } finally {
+      db.close();
+    }
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const value = sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return Math.round(value * 100) / 100;
+}
