@@ -128,6 +128,19 @@ describe('4xx answers of api-v1.md', () => {
     expectError(await call('POST', `/api/v1/runs/${created.body.id}/cancel`), 409, 'conflict');
   });
 
+  it('takes an empty application/json body on the POSTs that have no body, and refuses one where a body is needed', async () => {
+    // The specification sends `Content-Type: application/json` with request bodies, and many
+    // clients send it on every POST, body or not: cancel and retry must not refuse that.
+    const json = { 'content-type': 'application/json' };
+    const created = await call('POST', '/api/v1/crawl', { urls: ['https://example.invalid/'] });
+    const cancelled = await call('POST', `/api/v1/runs/${created.body.id}/cancel`, '', json);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.status).toBe('cancelled');
+    expect((await call('POST', `/api/v1/runs/${created.body.id}/retry`, '', json)).status).toBe(202);
+    const error = expectError(await call('POST', '/api/v1/crawl', '', json), 400, 'invalid_request');
+    expect(error.message).toMatch(/request body is required/);
+  });
+
   it('413 payload_too_large over the body limit', async () => {
     const huge = JSON.stringify({ urls: ['https://a.example/'], query: 'x'.repeat(1_100_000) });
     expectError(await call('POST', '/api/v1/extract', huge), 413, 'payload_too_large');

@@ -14,10 +14,13 @@ export const LARGE_BODY_BYTES = 4_096;
  * sees it: validators recurse, and a body nested thousands of levels deep
  * would otherwise overflow the stack. The depth is measured on the text
  * (brackets outside strings), in one pass, without recursion.
+ *
+ * A blank body is no body (`undefined`): clients send `Content-Type:
+ * application/json` on every POST, cancel and retry included, which take none;
+ * an endpoint that needs a body refuses `undefined` when it validates it.
  */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '')
-    throw new ServiceError('invalid_request', 'request body is empty; send a JSON object');
+  if (text.trim() === '') return undefined;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
