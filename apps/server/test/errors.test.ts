@@ -123,7 +123,10 @@ describe('4xx answers of api-v1.md', () => {
 
   it('409 conflict for an action the state does not allow', async () => {
     const created = await call('POST', '/api/v1/crawl', { urls: ['https://example.invalid/'] });
-    expectError(await call('POST', `/api/v1/runs/${created.body.id}/retry`), 409, 'conflict');
+    const refused = expectError(await call('POST', `/api/v1/runs/${created.body.id}/retry`), 409, 'conflict');
+    expect(refused.message).toBe(
+      'cannot retry a run that is queued; only runs that are incomplete, failed or cancelled can be',
+    );
     await call('POST', `/api/v1/runs/${created.body.id}/cancel`);
     expectError(await call('POST', `/api/v1/runs/${created.body.id}/cancel`), 409, 'conflict');
   });

@@ -105,7 +105,7 @@ export class RunService {
     const stored = await this.store.getRun(owner, runId);
     if (!stored) return notFound('run');
     return conflict(
-      `cannot ${action} a run that is ${stored.run.status}; only a ${sayEither(allowed)} run can be`,
+      `cannot ${action} a run that is ${stored.run.status}; only runs that are ${sayEither(allowed)} can be`,
     );
   }
 }
