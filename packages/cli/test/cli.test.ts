@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -195,5 +195,20 @@ describe('webdata (the command line) against the real server', () => {
       { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
     ).catch((error: { code: number }) => error);
     expect((failing as { code: number }).code).toBe(EXIT.notFound);
+  });
+
+  it('stops quietly with 141 when its reader goes away (`webdata runs ls | head`)', async () => {
+    expect((await webdata(['crawl', '--detach', `${site.url}/tides`])).code).toBe(EXIT.ok);
+    const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, 'runs', 'ls'], {
+      env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey },
+    });
+    // Closed before the command has loaded: its first line of output meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 });
