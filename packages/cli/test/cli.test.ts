@@ -149,6 +149,11 @@ describe('webdata (the command line) against the real server', () => {
     const results = await webdata(['results', id, '--content', 'markdown']);
     expect(results.code).toBe(EXIT.ok);
     expect(results.text).toMatchSnapshot();
+    expect(results.errors).toBe('');
+    // The crawl stored Markdown only: asked for its text, the pages print empty and stderr says why.
+    const unstored = await webdata(['results', id, '--content', 'text']);
+    expect(unstored.code).toBe(EXIT.ok);
+    expect(unstored.errors).toContain('1 of 1 pages have no text content: the run did not store that format');
     expect((await webdata(['runs', 'cancel', id])).code).toBe(EXIT.conflict);
     expect((await webdata(['runs', 'retry', id])).code).toBe(EXIT.conflict);
     const removed = await webdata(['runs', 'rm', id]);

@@ -91,5 +91,14 @@ export async function listResults(
     .toArray();
   printResults(context.out, results, options.content !== undefined);
   context.out.document(results);
+  // A crawl stores only the formats it asked for: say why its pages print empty rather than print nothing.
+  const without = results.filter(
+    (result) => result.status === 'succeeded' && (result.content === null || result.content === undefined),
+  ).length;
+  if (options.content && without > 0) {
+    context.out.note(
+      `${without} of ${results.length} pages have no ${options.content} content: the run did not store that format (a crawl stores the --formats it was given, Markdown by default)`,
+    );
+  }
   return 0;
 }
