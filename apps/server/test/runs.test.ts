@@ -340,6 +340,9 @@ describe('polling support', () => {
     expect(listed.body.data).toHaveLength(3);
     let etag = listed.headers.etag as string;
     expect(etag).toMatch(/^"c\d+"$/);
+    // A change position, not a validator: no HTTP cache may store the list and revalidate it with it.
+    expect(listed.headers['cache-control']).toBe('no-store');
+    expect((await call('GET', '/api/v1/runs?status=running')).headers['cache-control']).toBe('no-store');
     // Nothing moved past the ETag: 304 at once, then after a held wait.
     const idle = await call('GET', `/api/v1/runs?ids=${ids}`, undefined, { 'if-none-match': etag });
     expect(idle.status).toBe(304);
@@ -364,6 +367,7 @@ describe('polling support', () => {
     Run.parse(answered.body.data[0]);
     expect(answered.body.next_cursor).toBeNull();
     expect(answered.headers.etag).not.toBe(etag);
+    expect(answered.headers['cache-control']).toBe('no-store');
     etag = answered.headers.etag as string;
     // Changes made while no poll was held are not lost: the next poll answers them at once.
     await call('POST', `/api/v1/runs/${slow[0]}/cancel`);

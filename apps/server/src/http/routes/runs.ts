@@ -52,7 +52,9 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
       // Read first: a change after this position shows in a later change feed, even one made during the list.
       const cursor = await context.store.changeCursor();
       const page = await context.store.listRuns({ owner: request.owner, ...query });
-      reply.header('etag', changeEtagOf(cursor));
+      // no-store: the ETag is a change position, not a validator of this list, so an HTTP cache
+      // must never revalidate the list with it (it would get the changes, or a 400 for a filtered list).
+      reply.header('etag', changeEtagOf(cursor)).header('cache-control', 'no-store');
       return send(page);
     }
     return sendRunChanges(context, call, since);
@@ -144,7 +146,7 @@ async function sendRunChanges(
       changes = await context.store.listRunChanges(changesQuery);
     }
   }
-  reply.header('etag', changeEtagOf(changes.cursor)).header('cache-control', 'no-cache');
+  reply.header('etag', changeEtagOf(changes.cursor)).header('cache-control', 'no-store');
   if (changes.missing.length > 0) reply.header('x-webdata-missing', changes.missing.join(','));
   if (changes.runs.length === 0 && changes.missing.length === 0 && since !== undefined) {
     return reply.code(304).send();
