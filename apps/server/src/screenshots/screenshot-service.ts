@@ -518,7 +518,9 @@ export class ScreenshotService implements ScreenshotServiceLike {
       const executable = await location.prepare();
       const options: LaunchOptions = {
         executablePath: executable.path,
-        env: { ...process.env, ...executable.env },
+        // Chromium's own temporary files (its process-singleton socket folder) go in our folder, which
+        // close() removes: in the system's, a browser that crashed or was killed left one behind each time.
+        env: { ...process.env, ...executable.env, TMPDIR: this.tempDir },
         headless: true,
         timeout: LAUNCH_TIMEOUT_MS,
         downloadsPath: join(this.tempDir, 'downloads'),
