@@ -7,8 +7,8 @@
  * then the extraction, deep-crawl, docs (real manuals against Crawlee and bare playwright-core:
  * bench/docs-bench.ts), search and extraction-quality benchmarks. `bench docs` runs only the docs
  * one, `bench search`
- * runs only the search one (quality/search/bench.ts; `bench search latency` only its synthetic
- * latency part), `bench extract` only the extraction
+ * runs only the search one (quality/search/bench.ts; `bench search latency` only its latency parts,
+ * synthetic and real pages), `bench extract` only the extraction
  * quality one (quality/extract/run.ts), `bench attack` only issue 16's reproductions measured from
  * outside the server (bench/attack-bench.ts).
  * The servers run as child processes so the load generator has its own core.

@@ -14,7 +14,7 @@ import { DEV_SETS } from './question-sets.js';
 import { benchRealPages, realPages } from './real-page-latency.js';
 import { printManualsQuality, runManualsQualityFor } from './run.js';
 
-/** Runs and prints the search benchmarks (`latencyOnly`: the synthetic latency part alone). */
+/** Runs and prints the search benchmarks (`latencyOnly`: the latency parts alone, synthetic and real pages). */
 export async function benchSearchAll(
   options: { built?: boolean; latencyOnly?: boolean } = {},
 ): Promise<void> {

@@ -5,6 +5,7 @@ import { convertPage } from '../../src/content/index.js';
 import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 import type { IndexedDocument } from '../../src/search/types.js';
 import type { Manual } from './manuals.js';
+import { percentile } from './metrics.js';
 import { DEV_SETS, loadQuestions } from './question-sets.js';
 
 /**
@@ -13,6 +14,9 @@ import { DEV_SETS, loadQuestions } from './question-sets.js';
  * table of contents, which the quality crawls exclude too.
  */
 const PAGE_BYTES = { min: 2_000, max: 600_000 } as const;
+
+/** A converted page, indexed into the bench's collection under one or more URLs. */
+export type RealPage = Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>;
 
 /** Search latency over real pages at one collection size. */
 export interface RealPageLatency {
@@ -32,10 +36,8 @@ export interface RealPageLatency {
  * of the manuals (within {@link PAGE_BYTES}) converted by the server's own
  * converter (title, headings, main text).
  */
-export function realPages(
-  manuals: readonly Manual[],
-): Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[] {
-  const pages: Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[] = [];
+export function realPages(manuals: readonly Manual[]): RealPage[] {
+  const pages: RealPage[] = [];
   for (const manual of manuals) {
     for (const file of htmlFiles(manual.root)) {
       const bytes = statSync(file).size;
@@ -66,10 +68,7 @@ function htmlFiles(dir: string): string[] {
  * questions hold several common words, so both rankers do far more work
  * per query than on the synthetic collections.
  */
-export function benchRealPages(
-  pages: readonly Omit<IndexedDocument, 'owner' | 'collection' | 'runId'>[],
-  sizes: readonly number[],
-): RealPageLatency[] {
+export function benchRealPages(pages: readonly RealPage[], sizes: readonly number[]): RealPageLatency[] {
   if (pages.length === 0) throw new Error('no real pages to index');
   const questions = DEV_SETS.flatMap((set) => loadQuestions(set))
     .filter((q) => q.split === 'dev')
@@ -80,7 +79,7 @@ export function benchRealPages(
       const index = new SqliteSearchIndex(db);
       db.transaction(() => {
         for (let i = 0; i < size; i += 1) {
-          const page = pages[i % pages.length] as (typeof pages)[number];
+          const page = pages[i % pages.length] as RealPage;
           const copy = Math.floor(i / pages.length);
           index.upsert({
             ...page,
@@ -114,10 +113,10 @@ export function benchRealPages(
         documents: size,
         distinctPages: Math.min(size, pages.length),
         queries: questions.length,
-        p50Ms: percentile(ours, 0.5),
-        p95Ms: percentile(ours, 0.95),
-        plainFts5P50Ms: percentile(baseline, 0.5),
-        plainFts5P95Ms: percentile(baseline, 0.95),
+        p50Ms: roundedPercentile(ours, 0.5),
+        p95Ms: roundedPercentile(ours, 0.95),
+        plainFts5P50Ms: roundedPercentile(baseline, 0.5),
+        plainFts5P95Ms: roundedPercentile(baseline, 0.95),
       };
     } finally {
       db.close();
@@ -125,8 +124,6 @@ export function benchRealPages(
   });
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const value = sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-  return Math.round(value * 100) / 100;
+function roundedPercentile(values: number[], p: number): number {
+  return Math.round(percentile(values, p) * 100) / 100;
 }
