@@ -308,10 +308,10 @@ describe('ScreenshotService with the real Chromium', () => {
 
   it('launches a new browser after the old one crashes', async () => {
     const pid = browserPid(service);
-    // Chromium's temporary files are in the service's folder, so a killed browser leaves nothing in the system's.
-    const chromiumTemp = () =>
-      readdirSync(service.temporaryDirectory ?? '').filter((name) => name.startsWith('org.chromium.'));
-    expect(chromiumTemp()).not.toEqual([]);
+    // The browser's temporary files go in the service's folder (removed on close), so a killed browser
+    // leaves nothing in the system's: Chromium's process-singleton folder, where it makes one, lands there.
+    const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    expect(environment).toContain(`TMPDIR=${service.temporaryDirectory}`);
     process.kill(pid, 'SIGKILL');
     // Wait for Playwright to notice the disconnect.
     for (let i = 0; i < 50 && existsSync(`/proc/${pid}`); i++) await new Promise((r) => setTimeout(r, 50));
