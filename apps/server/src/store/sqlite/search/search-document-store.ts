@@ -343,14 +343,7 @@ export class SearchDocumentStore {
     if (seqs.length === 0) return bodies;
     const [statement, hint] =
       bodyless.length === 0 ? [this.bodySnippets, []] : [this.bodyOrAnySnippets, [JSON.stringify(bodyless)]];
-    const rows = statement.all(
-      ...hint,
-      match,
-      Math.min(...seqs),
-      Math.max(...seqs),
-      JSON.stringify(seqs),
-    ) as { seq: number; text: string | null; other?: string | null }[];
-    for (const row of rows) {
+    for (const row of this.snippetRows(statement, match, seqs, hint)) {
       const text = row.text ?? '';
       if (text.includes(SNIPPET_OPEN)) bodies.set(row.seq, text);
       else if (row.other !== undefined && row.other !== null) bodies.set(row.seq, row.other);
@@ -359,7 +352,8 @@ export class SearchDocumentStore {
         elsewhere.push(row.seq);
       }
     }
-    for (const [seq, text] of this.snippetsOf(this.anySnippets, match, elsewhere)) bodies.set(seq, text);
+    for (const row of this.snippetRows(this.anySnippets, match, elsewhere))
+      bodies.set(row.seq, row.text ?? '');
     return bodies;
   }
 
@@ -372,15 +366,19 @@ export class SearchDocumentStore {
     }[];
   }
 
-  private snippetsOf(statement: Statement, match: string, seqs: readonly number[]): Map<number, string> {
-    const found = new Map<number, string>();
-    if (seqs.length === 0) return found;
-    const rows = statement.all(match, Math.min(...seqs), Math.max(...seqs), JSON.stringify(seqs)) as {
+  /** A snippet statement's rows for `seqs` (`leading`: parameters bound before the match, such as a hint). */
+  private snippetRows(
+    statement: Statement,
+    match: string,
+    seqs: readonly number[],
+    leading: readonly unknown[] = [],
+  ): { seq: number; text: string | null; other?: string | null }[] {
+    if (seqs.length === 0) return [];
+    return statement.all(...leading, match, Math.min(...seqs), Math.max(...seqs), JSON.stringify(seqs)) as {
       seq: number;
       text: string | null;
+      other?: string | null;
     }[];
-    for (const row of rows) found.set(row.seq, row.text ?? '');
-    return found;
   }
 
   /**
