@@ -212,30 +212,28 @@ async function benchCorpus(
     const startUrl = `${site.url}/${corpus.start}`;
     let markdown = new Map<string, string>();
     let failures = new Map<string, number>();
-    const crawlOurs = async () => {
+    // Each crawl counts what the site served it alone.
+    const servedTo = async (crawl: () => Promise<CrawlFigures>) => {
       site.resetCounts();
-      const figures = await crawlWithServer(startUrl, 100_000, concurrency, {
-        request: { max_depth: 100, formats: ['markdown'] },
-        inspect: async (call, runId) => {
-          const read = await markdownByUrl(call, runId);
-          markdown = read.byUrl;
-          failures = read.failures;
-        },
-      });
+      const figures = await crawl();
       return { figures, served: site.htmlServed() };
     };
-    const crawlCrawlee = async () => {
-      site.resetCounts();
-      const figures = await crawlWithCrawlee(startUrl, concurrency);
-      return { figures, served: site.htmlServed() };
-    };
+    const crawlOurs = () =>
+      servedTo(() =>
+        crawlWithServer(startUrl, 100_000, concurrency, {
+          request: { max_depth: 100, formats: ['markdown'] },
+          inspect: async (call, runId) => {
+            const read = await markdownByUrl(call, runId);
+            markdown = read.byUrl;
+            failures = read.failures;
+          },
+        }),
+      );
+    const crawlCrawlee = () => servedTo(() => crawlWithCrawlee(startUrl, concurrency));
     // Alternating which crawler goes first (ours, Crawlee; then Crawlee, ours; ...) spreads a
     // shared machine's drifting load over both sides instead of onto whichever ran second.
-    const served: {
-      oursFirst: boolean;
-      ours: Awaited<ReturnType<typeof crawlOurs>>;
-      crawlee: Awaited<ReturnType<typeof crawlCrawlee>>;
-    }[] = [];
+    type Served = Awaited<ReturnType<typeof servedTo>>;
+    const served: { oursFirst: boolean; ours: Served; crawlee: Served }[] = [];
     for (let round = 0; round < roundCount; round++) {
       const oursFirst = round % 2 === 0;
       if (oursFirst) {
