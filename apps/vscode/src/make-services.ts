@@ -15,6 +15,7 @@ import type { RunsNode } from './tree/runs-tree-model.js';
 import { RunsTreeModel } from './tree/runs-tree-model.js';
 import { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import { Log } from './ui/log.js';
+import { runsViewMessage } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
 
 /** How often the relative times of a visible view are redrawn (no request is made). */
@@ -62,6 +63,12 @@ export async function makeServices(
     treeView,
   };
 
+  const showMessage = () => {
+    const message = runsViewMessage(connection.state, connection.baseUrl, store.runs.length > 0);
+    // Set on change only: the store changes with every snapshot of a run in flight.
+    if (treeView.message !== message) treeView.message = message;
+  };
+
   const visible$ = new BehaviorSubject(treeView.visible);
   const api$ = connection.client$.pipe(map((client) => (client ? runsApiOf(client) : undefined)));
   let liveSubscription: Subscription = live.run$(api$, visible$).subscribe();
@@ -73,22 +80,20 @@ export async function makeServices(
     }),
     connection.state$.subscribe((state) => {
       void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
-      treeView.message = state === 'connected' ? `Connected to ${connection.baseUrl}` : undefined;
+      showMessage();
     }),
     store.changes$.subscribe(() => {
       const empty = store.listState.state === 'loaded' && store.runs.length === 0;
       void vscode.commands.executeCommand('setContext', 'webdata.runs.empty', empty);
+      showMessage();
     }),
     live.failures$.subscribe(({ source, error }) => {
       log.error(
         source === 'watch' ? 'watching the runs in flight failed (retrying)' : 'refreshing the runs failed',
         error,
       );
-      const state = connection.reportFailure(error);
-      if (state === 'unreachable' || state === 'unauthorized') {
-        // The runs stay listed; the welcome view takes over only when the list is empty.
-        treeView.message = `$(warning) Lost the connection to ${connection.baseUrl}: retrying…`;
-      }
+      // The runs stay listed, and the view's message says why they stopped updating.
+      connection.reportFailure(error);
     }),
   ];
 

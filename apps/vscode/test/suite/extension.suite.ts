@@ -276,6 +276,16 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('a filter that matches no run leaves the view to its welcome ("No run matches the filter")', async () => {
+      await vscode.commands.executeCommand('webdata.runs.filterByType', 'deep-crawl');
+      assert.deepEqual(await rootNodes(), []);
+      // VS Code shows a view's welcome content only while the view has no message.
+      assert.equal(services.treeView.message, undefined);
+      await vscode.commands.executeCommand('webdata.runs.clearFilter');
+      assert.ok((await rootNodes()).length > 0);
+      assert.match(String(services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
+    });
+
     test('a wrong key says so, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       assert.deepEqual(await rootNodes(), []);

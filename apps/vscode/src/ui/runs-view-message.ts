@@ -1,0 +1,37 @@
+import type { ConnectionState } from '../connection/connection-state.js';
+
+/**
+ * The line shown above the Runs view's rows, or none (`undefined`).
+ *
+ * With no run listed there is none: VS Code shows a view's welcome content
+ * (no key, the key refused, no service answering, no runs yet, no run
+ * matching the filter, each with what to do) only while the view has no
+ * message. With runs listed, it says where they come from, or that the
+ * service stopped answering while they stay listed. Plain text: a view's
+ * message draws no `$(icon)`.
+ *
+ * @example
+ * ```ts
+ * runsViewMessage('connected', 'http://127.0.0.1:8787', true); // 'Connected to http://127.0.0.1:8787'
+ * runsViewMessage('connected', 'http://127.0.0.1:8787', false); // undefined: "No runs yet" shows
+ * ```
+ */
+export function runsViewMessage(
+  state: ConnectionState,
+  baseUrl: string,
+  runsListed: boolean,
+): string | undefined {
+  if (!runsListed) return undefined;
+  switch (state) {
+    case 'connected':
+      return `Connected to ${baseUrl}`;
+    case 'unreachable':
+      return `Lost the connection to ${baseUrl}: retrying…`;
+    case 'unauthorized':
+      return `${baseUrl} refused the API key: run Web Data: Set API Key`;
+    case 'error':
+      return `Could not refresh the runs from ${baseUrl}: Web Data: Show Log says why`;
+    default:
+      return undefined;
+  }
+}
