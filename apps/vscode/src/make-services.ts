@@ -95,6 +95,7 @@ export async function makeServices(
       // The runs stay listed, and the view's message says why they stopped updating.
       connection.reportFailure(error);
     }),
+    live.answered$.subscribe(() => connection.reportSuccess()),
   ];
 
   let redrawTimer: ReturnType<typeof setInterval> | undefined;

@@ -11,10 +11,13 @@ import { RunsStore } from './runs-store.js';
 class RecordingApi implements RunsApi {
   serverRuns: Run[] = [];
   lists: { limit?: number; cursor?: string }[] = [];
+  /** While set, every list request fails with it (the service down, the key refused). */
+  failWith: Error | undefined;
   watches: { ids: string[]; subscriber: Subscriber<Run>; closed: boolean }[] = [];
 
   async list(query: { limit?: number; cursor?: string }) {
     this.lists.push(query);
+    if (this.failWith) throw this.failWith;
     const start = query.cursor ? Number(query.cursor) : 0;
     const end = start + (query.limit ?? 50);
     return {
@@ -144,6 +147,28 @@ describe('LiveRuns', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(api.lists).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(5_000);
+    expect(api.openWatches.map((watch) => watch.ids)).toEqual([['run_2']]);
+  });
+
+  it('lists the runs again once the service answers after the first listing failed', async () => {
+    const { api, store, loader, live, failures } = setup([makeRun('run_2'), finished(makeRun('run_1'))]);
+    const answered: number[] = [];
+    live.answered$.subscribe(() => answered.push(api.lists.length));
+    api.failWith = new Error('connect ECONNREFUSED 127.0.0.1:8787');
+    await expect(loader.loadFirstPage()).rejects.toThrow('ECONNREFUSED');
+    expect(store.listState.state).toBe('error');
+    // Still down: one list request a refresh, each a failure, and no answer.
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(api.lists).toHaveLength(2);
+    expect(failures.map((failure) => failure.source)).toEqual(['refresh']);
+    expect(answered).toEqual([]);
+    // Back: the refresh gets its answer, and the view's list is loaded whole (its page size).
+    api.failWith = undefined;
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(answered).toEqual([3]);
+    expect(api.lists.map((query) => query.limit)).toEqual([50, 20, 20, 50]);
+    expect(store.listState.state).toBe('loaded');
+    expect(store.runs.map((run) => run.id)).toEqual(['run_2', 'run_1']);
     expect(api.openWatches.map((watch) => watch.ids)).toEqual([['run_2']]);
   });
 

@@ -48,6 +48,8 @@ export type LiveRunsFailure = { source: 'watch' | 'refresh'; error: unknown };
  * - a small list refresh every `refreshMs` that brings in runs started
  *   elsewhere (and drops runs deleted elsewhere); when the view comes back
  *   into sight it runs at once, since nothing was asked while it was hidden.
+ *   When the view's listing failed, the first refresh that gets an answer
+ *   lists the runs again.
  */
 export class LiveRuns {
   readonly #store: RunsStore;
@@ -57,6 +59,12 @@ export class LiveRuns {
   readonly #refreshNow = new Subject<void>();
   /** Failures of the live streams (logged and shown by the caller; the streams retry on their own). */
   readonly failures$ = this.#failures.asObservable();
+  readonly #answered = new Subject<void>();
+  /**
+   * A list refresh got its answer: the service answers (again) with this key. The caller marks
+   * the connection good, since after a failure nothing else may be redrawn to say so.
+   */
+  readonly answered$ = this.#answered.asObservable();
 
   constructor(store: RunsStore, loader: RunsLoader, options: LiveRunsOptions) {
     this.#store = store;
@@ -122,6 +130,10 @@ export class LiveRuns {
         exhaustMap(() =>
           from(api.list({ ...this.#store.filter, limit: this.#options.refreshPageSize })).pipe(
             switchMap((page) => {
+              this.#answered.next();
+              // The view's listing failed (the service was down, or refused the key): list again now
+              // that it answers; the tree does not retry a failed listing on its own.
+              if (this.#store.listState.state === 'error') return from(this.#loader.loadFirstPage());
               if (this.#store.listState.state !== 'loaded') return EMPTY;
               if (this.#store.mergeLatest(page)) return EMPTY;
               // More new runs than one small page holds: list the first page again.

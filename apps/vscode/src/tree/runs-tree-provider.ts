@@ -65,6 +65,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   async #roots(): Promise<RunsNode[]> {
     const state = this.#connection.state;
     if (state === 'noKey' || !this.#hasClient()) return [];
+    // A failed listing is not tried again from here: the failure redraws the tree, which would
+    // ask again at once, a request loop for as long as the key is wrong or the service is down.
+    // "Try again" (Refresh Runs) and the live refresh, once the service answers, list again.
+    if (this.#store.listState.state === 'error') return [];
     if (this.#store.listState.state !== 'loaded') {
       try {
         await this.#loader.loadFirstPage();

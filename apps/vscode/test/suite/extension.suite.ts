@@ -286,10 +286,20 @@ export function defineExtensionSuite(): void {
       assert.match(String(services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
     });
 
-    test('a wrong key says so, and the right one reconnects', async () => {
+    test('a wrong key says so, without asking again and again, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       assert.deepEqual(await rootNodes(), []);
       assert.equal(services.connection.state, 'unauthorized');
+      // The welcome content ("refused the API key", Set API Key) shows only while the view has no message.
+      assert.equal(services.treeView.message, undefined);
+      // Each failed listing redraws the view: listing again on every redraw sent requests without end.
+      let listChanges = 0;
+      const counting = services.store.changes$.subscribe((change) => {
+        if (change.scope === 'list') listChanges += 1;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      counting.unsubscribe();
+      assert.ok(listChanges <= 2, `the view listed again ${listChanges} times in 2 s`);
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       assert.ok((await rootNodes()).length > 0);
       assert.equal(services.connection.state, 'connected');
