@@ -29,6 +29,7 @@ export { retryRun } from './commands/retry-run.js';
 export { searchCollection } from './commands/search-collection.js';
 export { setApiKey } from './commands/set-api-key.js';
 export { showLog } from './commands/show-log.js';
+export { showResultFailure } from './commands/show-result-failure.js';
 export { makeServices } from './make-services.js';
 
 /** Milliseconds loading `dist/core.js` took, once something used `@webdata/core` (see scripts/build.mjs). */

@@ -44,6 +44,10 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   },
   { id: 'webdata.result.open', load: async () => (await import('../parts.js')).openResult },
   {
+    id: 'webdata.result.showFailure',
+    load: async () => (await import('../parts.js')).showResultFailure,
+  },
+  {
     id: 'webdata.result.openScreenshot',
     load: async () => (await import('../parts.js')).openScreenshot,
   },

@@ -143,6 +143,25 @@ export function resultDescription(result: Result): string {
   return parts.join(' · ');
 }
 
+/**
+ * Why a failed result failed, in one line for a message: its page, the
+ * service's error message, and its code.
+ *
+ * @example
+ * ```ts
+ * resultFailure({ id: 'r', status: 'failed', url: 'https://a.example/x', error: { code: 'http_error', message: 'HTTP 404 from https://a.example/x' } });
+ * // 'a.example/x failed: HTTP 404 from https://a.example/x (http_error)'
+ * ```
+ */
+export function resultFailure(result: Result): string {
+  const page = result.url ? shortUrl(result.url) : result.id;
+  const { code, message } = result.error ?? {};
+  if (message && code) return `${page} failed: ${message} (${code})`;
+  if (message || code) return `${page} failed: ${message ?? code}`;
+  const status = result.http_status ? ` (HTTP ${result.http_status})` : '';
+  return `${page} failed${status}; the service gave no reason`;
+}
+
 /** A result's icon: extracted data, a page, or a failure. */
 export function resultIcon(result: Result, runType: string): Icon {
   if (result.status === 'failed') return { id: 'error', color: 'testing.iconFailed' };
@@ -150,7 +169,7 @@ export function resultIcon(result: Result, runType: string): Icon {
 }
 
 /**
- * Flags of a result for menus: `result`, `openable` when it succeeded, `hasScreenshot`.
+ * Flags of a result for menus: `result`, `openable` when it succeeded (else `failed`), `hasScreenshot`.
  *
  * @example
  * ```ts
@@ -159,7 +178,7 @@ export function resultIcon(result: Result, runType: string): Icon {
  */
 export function resultContextValue(result: Result): string {
   const flags = ['result'];
-  if (result.status !== 'failed') flags.push('openable');
+  flags.push(result.status === 'failed' ? 'failed' : 'openable');
   if (result.has_screenshot) flags.push('hasScreenshot');
   return flags.join(' ');
 }

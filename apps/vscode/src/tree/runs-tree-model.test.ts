@@ -159,8 +159,9 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
       label: 'shop.example/gone',
       description: 'http_error · shop.example/gone',
       icon: { id: 'error' },
-      contextValue: 'result',
-      command: undefined,
+      contextValue: 'result failed',
+      // Nothing to open: a click says why it failed.
+      command: { id: 'webdata.result.showFailure' },
     });
     expect(more).toMatchObject({ kind: 'more-results', runId: 'run_r' });
     store.setResults('run_r', { data: [makeResult('run_r', 'res_3')], next_cursor: null }, true);

@@ -40,6 +40,7 @@ export interface NodeView {
 export const NODE_COMMANDS = {
   loadMore: 'webdata.loadMore',
   openResult: 'webdata.result.open',
+  showFailure: 'webdata.result.showFailure',
   openScreenshot: 'webdata.result.openScreenshot',
   refreshRun: 'webdata.run.refresh',
 } as const;
@@ -142,7 +143,10 @@ export class RunsTreeModel {
           icon: resultIcon(result, run.type),
           contextValue: resultContextValue(result),
           collapsible: result.has_screenshot ? 'collapsed' : 'none',
-          command: openable ? { id: NODE_COMMANDS.openResult, title: 'Open Result' } : undefined,
+          // A failed result has nothing to open: a click says why it failed.
+          command: openable
+            ? { id: NODE_COMMANDS.openResult, title: 'Open Result' }
+            : { id: NODE_COMMANDS.showFailure, title: 'Show Why It Failed' },
         };
       }
       case 'screenshot':

@@ -276,6 +276,26 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('a failed result shows why it failed in one click', async () => {
+      const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
+        urls: [`${env.site}/no-such-page`],
+        screenshot: false,
+      });
+      assert.ok(created);
+      await waitFor('the crawl to end', () => terminal(created.id));
+      const [failed] = (await tree().getChildren(await runNode(created.id))) ?? [];
+      assert.ok(failed, 'the failed result is listed');
+      const clicked = item(failed).command;
+      assert.equal(clicked?.command, 'webdata.result.showFailure');
+      assert.match(String(item(failed).contextValue), /\bfailed\b/);
+      const shown = await vscode.commands.executeCommand<string>(
+        clicked.command,
+        ...(clicked.arguments ?? []),
+      );
+      const page = `${env.site.replace('http://', '')}/no-such-page`;
+      assert.equal(shown, `${page} failed: HTTP 404 from ${env.site}/no-such-page (http_error)`);
+    });
+
     test('a filter that matches no run leaves the view to its welcome ("No run matches the filter")', async () => {
       await vscode.commands.executeCommand('webdata.runs.filterByType', 'deep-crawl');
       assert.deepEqual(await rootNodes(), []);
