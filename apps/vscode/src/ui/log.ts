@@ -41,11 +41,20 @@ export class Log implements vscode.Disposable {
   }
 }
 
-/** An error's message with its request id when the service gave one. */
+/**
+ * An error's message with its request id when the service gave one (once: the client's
+ * `ApiError` messages already end with it).
+ *
+ * @example
+ * ```ts
+ * describeError(Object.assign(new Error('boom'), { requestId: 'req_1' })); // 'boom (request req_1)'
+ * ```
+ */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const requestId = (error as { requestId?: unknown }).requestId;
-  return typeof requestId === 'string' ? `${error.message} (request ${requestId})` : error.message;
+  if (typeof requestId !== 'string' || error.message.includes(requestId)) return error.message;
+  return `${error.message} (request ${requestId})`;
 }
 
 function withFields(message: string, fields: Record<string, unknown> | undefined): string {

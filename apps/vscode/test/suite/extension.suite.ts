@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { WebDataExtension } from '../../src/extension.js';
 import type { Services } from '../../src/services.js';
 import type { RunsNode } from '../../src/tree/runs-tree-model.js';
+import { describeError } from '../../src/ui/log.js';
 
 /** Where the harness put the server, its key, the fixture site and the workspace. */
 const env = {
@@ -323,6 +324,17 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       assert.ok((await rootNodes()).length > 0);
       assert.equal(services.connection.state, 'connected');
+    });
+
+    test("the log quotes a failed request's id once", async () => {
+      const wrong = createClient({ baseUrl: env.baseUrl, apiKey: 'wd_not_a_key', retry: { maxRetries: 0 } });
+      const error = await wrong.runs.list().then(
+        () => assert.fail('a wrong key was accepted'),
+        (failure: unknown) => failure as Error & { requestId?: string },
+      );
+      await wrong.close();
+      assert.ok(error.requestId, 'the service gave a request id');
+      assert.equal(describeError(error).split(error.requestId).length - 1, 1, describeError(error));
     });
   });
 }
