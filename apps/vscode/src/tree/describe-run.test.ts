@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeResult } from '../test-support/runs.js';
-import { resultFailure } from './describe-run.js';
+import { finished, makeResult, makeRun } from '../test-support/runs.js';
+import { resultFailure, runAsked, runTooltip } from './describe-run.js';
 
 describe('resultFailure', () => {
   it("says which page failed, the service's message and its code", () => {
@@ -23,5 +23,47 @@ describe('resultFailure', () => {
     expect(resultFailure(makeResult('r', 'res', { ...base, error: null, http_status: 500 }))).toBe(
       'a.example/x failed (HTTP 500); the service gave no reason',
     );
+  });
+});
+
+describe('runTooltip', () => {
+  it('says what the run was asked and how long it took', () => {
+    const run = finished(
+      makeRun('run_1', {
+        params: {
+          query: 'the page title and its first heading',
+          schema: { type: 'object', properties: { title: { type: 'string' }, heading: { type: 'string' } } },
+          screenshot: false,
+        },
+      }),
+      'incomplete',
+    );
+    const lines = runTooltip(run, Date.parse('2024-05-01T10:06:00.000Z')).split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'Extract · incomplete',
+      'run_1',
+      'asked: "the page title and its first heading", fields title, heading',
+      'created 6 min ago (2024-05-01T10:00:00.000Z)',
+      // Started at 10:00:00.5, finished at 10:05.
+      'finished 2024-05-01T10:05:00.000Z, took 5 min 0 s',
+    ]);
+  });
+});
+
+describe('runAsked', () => {
+  it("names a deep crawl's depth, page limit, formats, screenshots and collection", () => {
+    expect(
+      runAsked({
+        url: 'http://127.0.0.1:8000/',
+        max_depth: 1,
+        limit: 30,
+        formats: ['markdown'],
+        screenshot: true,
+        collection: 'default',
+        same_site: true,
+      }),
+    ).toBe('depth 1, at most 30 pages, as markdown, screenshots, into collection default');
+    expect(runAsked({})).toBe('');
+    expect(runAsked(null)).toBe('');
   });
 });

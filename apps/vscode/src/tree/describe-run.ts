@@ -68,7 +68,8 @@ export function runDescription(run: Pick<Run, 'stats' | 'created_at' | 'status'>
 }
 
 /**
- * A run's tooltip: status, id, times, counts, error and its first URLs.
+ * A run's tooltip: status, id, what was asked, times (and how long it took),
+ * counts, error and its first URLs.
  *
  * @example
  * ```ts
@@ -77,8 +78,13 @@ export function runDescription(run: Pick<Run, 'stats' | 'created_at' | 'status'>
  */
 export function runTooltip(run: Run, now: number): string {
   const lines = [`${TYPE_LABELS[run.type] ?? run.type} · ${run.status}`, run.id];
+  const asked = runAsked(run.params);
+  if (asked) lines.push(`asked: ${asked}`);
   lines.push(`created ${relativeTime(run.created_at, now)} (${run.created_at})`);
-  if (run.finished_at) lines.push(`finished ${run.finished_at}`);
+  if (run.finished_at) {
+    const took = run.started_at ? duration(run.started_at, run.finished_at) : undefined;
+    lines.push(`finished ${run.finished_at}${took ? `, took ${took}` : ''}`);
+  }
   const stats = run.stats;
   if (stats?.total !== undefined) {
     const counts = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
@@ -90,6 +96,47 @@ export function runTooltip(run: Run, now: number): string {
   for (const url of run.urls.slice(0, 5)) lines.push(url);
   if (run.urls.length > 5) lines.push(`… and ${run.urls.length - 5} more`);
   return lines.join('\n');
+}
+
+/**
+ * What a run was asked to do, from the request it keeps (`params`): the
+ * query, the schema's fields, depth and page limit, formats, screenshots,
+ * collection. Fields this client does not know are left out; `''` when none.
+ *
+ * @example
+ * ```ts
+ * runAsked({ max_depth: 1, limit: 30, formats: ['markdown'], screenshot: true });
+ * // 'depth 1, at most 30 pages, as markdown, screenshots'
+ * ```
+ */
+export function runAsked(params: Record<string, unknown> | null | undefined): string {
+  if (!params) return '';
+  const parts: string[] = [];
+  if (typeof params.query === 'string' && params.query.trim()) parts.push(`"${params.query.trim()}"`);
+  const schema = params.schema as { properties?: unknown } | undefined;
+  if (schema && typeof schema === 'object') {
+    const fields =
+      schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties) : [];
+    parts.push(fields.length > 0 ? `fields ${fields.join(', ')}` : 'a schema');
+  }
+  if (typeof params.max_depth === 'number') parts.push(`depth ${params.max_depth}`);
+  if (typeof params.limit === 'number') parts.push(`at most ${params.limit} pages`);
+  if (Array.isArray(params.formats) && params.formats.length > 0)
+    parts.push(`as ${params.formats.join(', ')}`);
+  if (params.screenshot === true) parts.push('screenshots');
+  if (typeof params.collection === 'string') parts.push(`into collection ${params.collection}`);
+  return parts.join(', ');
+}
+
+/** How long from `start` to `end` (ISO times): `850 ms`, `12.4 s`, `3 min 5 s`, `2 h 4 min`. */
+function duration(start: string, end: string): string | undefined {
+  const ms = Date.parse(end) - Date.parse(start);
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1_000);
+  if (seconds < 3_600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3_600)} h ${Math.floor((seconds % 3_600) / 60)} min`;
 }
 
 /**
