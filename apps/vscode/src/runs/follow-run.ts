@@ -2,6 +2,7 @@ import { isTerminalStatus, type WebDataClient } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { Log } from '../ui/log.js';
 import { showError } from '../ui/show-error.js';
+import { progressText } from './run-summary.js';
 import type { Run } from './run-types.js';
 import type { RunsStore } from './runs-store.js';
 import type { StartedRuns } from './started-runs.js';
@@ -12,14 +13,6 @@ export interface FollowDeps {
   store: RunsStore;
   started: StartedRuns;
   log: Log;
-}
-
-/** The progress line of a run: `2/5 pages succeeded, 1 failed`. */
-export function progressText(run: Run): string {
-  const stats = run.stats;
-  if (!stats || stats.total === undefined) return run.status;
-  const failed = stats.failed ? `, ${stats.failed} failed` : '';
-  return `${stats.succeeded ?? 0}/${stats.total} pages succeeded${failed}`;
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Runs } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { Services } from '../services.js';
+import { resultFailure } from '../tree/describe-run.js';
 import { showError } from '../ui/show-error.js';
-import { followRun, progressText } from './follow-run.js';
+import { followRun } from './follow-run.js';
+import { runEndSummary } from './run-summary.js';
 import type { Run } from './run-types.js';
 
 /** The body of `POST /runs`: `{ type, …that type's request }`. */
@@ -44,15 +46,16 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
   const SHOW = 'Show in Runs';
   const RETRY = 'Retry';
   let chosen: string | undefined;
-  const summary = `${capitalise(what)} ${run.status}: ${progressText(run)}.`;
+  const summary = runEndSummary(run, what, await firstFailure(services, run));
+  services.log.info(summary);
+  const openable = (run.stats?.succeeded ?? 0) > 0;
   if (run.status === 'completed' || run.status === 'incomplete') {
-    const actions = (run.stats?.succeeded ?? 0) > 0 ? [OPEN, SHOW] : [SHOW];
-    chosen = await vscode.window.showInformationMessage(summary, ...actions);
+    chosen = await vscode.window.showInformationMessage(summary, ...(openable ? [OPEN, SHOW] : [SHOW]));
   } else if (run.status === 'failed') {
-    const why = run.error?.message ? ` ${run.error.message}` : '';
-    chosen = await vscode.window.showErrorMessage(`${summary}${why}`, RETRY, SHOW);
+    chosen = await vscode.window.showErrorMessage(summary, RETRY, SHOW);
   } else if (run.status === 'cancelled') {
-    chosen = await vscode.window.showInformationMessage(summary, SHOW);
+    // The pages done before the cancel are kept: they open like any run's.
+    chosen = await vscode.window.showInformationMessage(summary, ...(openable ? [OPEN, SHOW] : [SHOW]));
   } else {
     return;
   }
@@ -64,6 +67,18 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
     await Promise.resolve(services.treeView.reveal(node, { select: true, focus: true })).catch(
       (error: unknown) => showError(services.log, 'Could not show the run (is it filtered out?)', error),
     );
+  }
+}
+
+/** Why the run's first failed page failed (one small request), when a page failed. */
+async function firstFailure(services: Services, run: Run): Promise<string | undefined> {
+  if ((run.stats?.failed ?? 0) === 0) return undefined;
+  try {
+    const page = await services.connection.client().runs.resultsPage(run.id, { status: 'failed', limit: 1 });
+    return page.data[0] ? resultFailure(page.data[0]) : undefined;
+  } catch (error) {
+    services.log.error(`could not read the failed pages of run ${run.id}`, error);
+    return undefined;
   }
 }
 

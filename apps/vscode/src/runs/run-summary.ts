@@ -1,0 +1,40 @@
+import type { Run } from './run-types.js';
+
+/**
+ * The progress line of a run: `2/5 pages succeeded, 1 failed`.
+ *
+ * @example
+ * ```ts
+ * progressText({ status: 'running', stats: { total: 5, succeeded: 2, failed: 1 } } as Run); // '2/5 pages succeeded, 1 failed'
+ * ```
+ */
+export function progressText(run: Pick<Run, 'status' | 'stats'>): string {
+  const stats = run.stats;
+  if (!stats || stats.total === undefined) return run.status;
+  const failed = stats.failed ? `, ${stats.failed} failed` : '';
+  return `${stats.succeeded ?? 0}/${stats.total} pages succeeded${failed}`;
+}
+
+/**
+ * What the message at the end of a followed run says: how it ended, the
+ * run's own error, and why its first failed page failed (`firstFailure`,
+ * from `resultFailure`), so that a failure is explained where it is
+ * announced rather than one expand and one click away.
+ *
+ * @example
+ * ```ts
+ * runEndSummary(run, 'crawl of 3 URLs', 'a.example/x failed: HTTP 404 from https://a.example/x (http_error)');
+ * // 'Crawl of 3 URLs incomplete: 2/3 pages succeeded, 1 failed. a.example/x failed: HTTP 404 from https://a.example/x (http_error)'
+ * ```
+ */
+export function runEndSummary(
+  run: Pick<Run, 'status' | 'stats' | 'error'>,
+  what: string,
+  firstFailure?: string,
+): string {
+  const parts = [`${what.charAt(0).toUpperCase()}${what.slice(1)} ${run.status}: ${progressText(run)}.`];
+  const error = run.error?.message?.trim();
+  if (run.status === 'failed' && error) parts.push(/[.!?]$/.test(error) ? error : `${error}.`);
+  if (firstFailure) parts.push((run.stats?.failed ?? 0) > 1 ? `The first: ${firstFailure}` : firstFailure);
+  return parts.join(' ');
+}
