@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  contributes: {
+    viewsWelcome: { contents: string }[];
+    walkthroughs: { steps: { title: string; description: string }[] }[];
+  };
+};
+
+describe('package.json texts VS Code draws', () => {
+  it('use no `code`: a walkthrough step draws links and bold only, a welcome view links only, backticks as they are', () => {
+    const texts = [
+      ...manifest.contributes.viewsWelcome.map((view) => view.contents),
+      ...manifest.contributes.walkthroughs.flatMap((walkthrough) =>
+        walkthrough.steps.map((step) => step.description),
+      ),
+    ];
+    expect(texts.filter((text) => text.includes('`'))).toEqual([]);
+  });
+
+  it('use no **bold** in a welcome view, which draws its asterisks as they are', () => {
+    expect(manifest.contributes.viewsWelcome.filter((view) => view.contents.includes('**'))).toEqual([]);
+  });
+});
