@@ -10,6 +10,7 @@
 export { cancelRun } from './commands/cancel-run.js';
 export { clearApiKey } from './commands/clear-api-key.js';
 export { clearFilter } from './commands/clear-filter.js';
+export { copyResultUrl } from './commands/copy-result-url.js';
 export { copyRunId } from './commands/copy-run-id.js';
 export { crawlUrls } from './commands/crawl-urls.js';
 export { deepCrawl } from './commands/deep-crawl.js';
@@ -21,6 +22,7 @@ export { filterByType } from './commands/filter-by-type.js';
 export { loadMore } from './commands/load-more.js';
 export { openAllResults } from './commands/open-all-results.js';
 export { openResult } from './commands/open-result.js';
+export { openResultPage } from './commands/open-result-page.js';
 export { openScreenshot } from './commands/open-screenshot.js';
 export { openSettings } from './commands/open-settings.js';
 export { refreshRun } from './commands/refresh-run.js';

@@ -43,6 +43,8 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
     load: async () => (await import('../parts.js')).openAllResults,
   },
   { id: 'webdata.result.open', load: async () => (await import('../parts.js')).openResult },
+  { id: 'webdata.result.copyUrl', load: async () => (await import('../parts.js')).copyResultUrl },
+  { id: 'webdata.result.openPage', load: async () => (await import('../parts.js')).openResultPage },
   {
     id: 'webdata.result.showFailure',
     load: async () => (await import('../parts.js')).showResultFailure,

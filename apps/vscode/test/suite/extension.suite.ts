@@ -295,6 +295,12 @@ export function defineExtensionSuite(): void {
       );
       const page = `${env.site.replace('http://', '')}/no-such-page`;
       assert.equal(shown, `${page} failed: HTTP 404 from ${env.site}/no-such-page (http_error)`);
+      // Its address, copied from its context menu (as for any result).
+      assert.equal(
+        await vscode.commands.executeCommand('webdata.result.copyUrl', failed),
+        `${env.site}/no-such-page`,
+      );
+      assert.equal(await vscode.env.clipboard.readText(), `${env.site}/no-such-page`);
     });
 
     test('a filter that matches no run leaves the view to its welcome ("No run matches the filter")', async () => {
