@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   bestPassageShare,
-  clauseStartsFinder,
   closestPairsProximity,
   DEFAULT_PASSAGE_WEIGHTS,
   rescoreByPassage,
@@ -35,28 +34,6 @@ describe('bestPassageShare', () => {
   it('is 0 for a page without the words and 1 for a one-word query the page holds', () => {
     expect(bestPassageShare('nothing here', query('sort dictionary'), 300)).toBe(0);
     expect(bestPassageShare('sort', query('sort'), 300)).toBe(1);
-  });
-});
-
-describe('clauseStartsFinder', () => {
-  it('finds a word starting as a clause word does, in any case, and no word holding it inside', () => {
-    const holds = clauseStartsFinder(query('sort dictionary'));
-    expect(holds('Sorting a list.')).toBe(true);
-    expect(holds('DICTIONARIES of lists')).toBe(true);
-    expect(holds('sort')).toBe(true);
-    expect(holds('Resorting a list; contradictionary.')).toBe(false);
-    expect(holds('')).toBe(false);
-  });
-
-  it('counts synonyms and a typed prefix, and a phrase by its first word', () => {
-    expect(clauseStartsFinder(parseSearchQuery('delete'))('To remove a branch')).toBe(true);
-    expect(clauseStartsFinder(parseSearchQuery('confi'))('Configuration files')).toBe(true);
-    expect(clauseStartsFinder(parseSearchQuery('"retry limit"'))('the Retry count')).toBe(true);
-    expect(clauseStartsFinder(parseSearchQuery('"retry limit"'))('the limit')).toBe(false);
-  });
-
-  it('leaves out the excluded words', () => {
-    expect(clauseStartsFinder(parseSearchQuery('cache -server'))('server only')).toBe(false);
   });
 });
 

@@ -49,37 +49,6 @@ export function bestPassageShare(text: string, query: ParsedQuery, window: numbe
 }
 
 /**
- * Whether a word of `text` starts as one of the query's clauses' words does (its light stem, a
- * trailing `e`/`y` left off, or its typed prefix; synonyms count), in any case: false says the text
- * most likely holds none of them. A hint for work that can be skipped, not a match: FTS5's porter
- * stems and folded accents can find a word this misses, and the reverse. Lower-case words are
- * looked for with `indexOf` first (no lower-cased copy of a long body), then in a lower-cased copy.
- *
- * @example
- * ```ts
- * const holds = clauseStartsFinder(parseSearchQuery('sort'));
- * holds('Sorting a list.'); // true
- * holds('Resorting a list.'); // false
- * ```
- */
-export function clauseStartsFinder(query: ParsedQuery): (text: string) => boolean {
-  // A prefix clause's synonyms too (the passage step counts its prefix alone).
-  const synonyms = query.clauses
-    .filter((c) => c.mode !== 'not')
-    .flatMap((c) => c.alternatives.map((word) => startOf(lightStem(word))));
-  const starts = [...new Set([...clauseWords(query).flatMap((clause) => clause.starts), ...synonyms])];
-  return (text) => holdsWordStart(text, starts) || holdsWordStart(text.toLowerCase(), starts);
-}
-
-/** Whether a word of `text` starts with one of `starts` (`indexOf`, checked at a word start). */
-function holdsWordStart(text: string, starts: readonly string[]): boolean {
-  for (const start of starts)
-    for (let at = text.indexOf(start); at >= 0; at = text.indexOf(start, at + 1))
-      if (at === 0 || !LETTER_OR_DIGIT.test(text[at - 1] ?? '')) return true;
-  return false;
-}
-
-/**
  * The best-passage share and (with `proximityScale` > 0) the pair proximity
  * of one body, from one scan of it. With fewer than two clauses there is no
  * pair: the share is 1 when there is one clause, 0 when none, and the

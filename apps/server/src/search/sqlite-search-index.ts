@@ -3,18 +3,14 @@ import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
 import {
   type Bm25Weights,
+  type MatchedDocument,
   type MatchRow,
   migrateSearchIndex,
   SearchDocumentStore,
   SNIPPET_ELLIPSIS,
 } from '../store/sqlite/search/index.js';
 import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
-import {
-  clauseStartsFinder,
-  DEFAULT_PASSAGE_WEIGHTS,
-  type PassageWeights,
-  rescoreByPassage,
-} from './passage.js';
+import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
 import {
   allClausesOf,
   matchOf,
@@ -34,6 +30,7 @@ import {
   summaryOf,
 } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
+import { pageSnippet, snippetBuilder } from './snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
 
@@ -258,6 +255,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
       ranked.push({ seq: row.seq, score: floor });
     }
 
+    // The pages the words found (a page found only by meaning may show its nearest chunk).
+    const lexical = new Set(ranked.map((r) => r.seq));
     // Semantic ranking, for a plain question (a +must, -not or quoted clause asks for exact words).
     const nearestText = new Map<number, string>();
     if (queryVector !== null && isPlainQuestion(parsed)) {
@@ -287,12 +286,13 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const page = ranked.slice(offset, offset + params.limit + 1);
     const data: SearchHit[] = [];
     const returned = page.slice(0, params.limit);
-    // Snippets only for the returned page, all from one statement; a page whose body (when read for
-    // the passage step) holds none of the words also gets its best column's there.
-    const snippets = this.store.snippets(
+    const snippets = this.snippets(
       match,
+      parsed,
       returned.map((r) => r.seq),
-      bodyless(returned, bodies, parsed),
+      lexical,
+      bodies,
+      documents,
     );
     for (const { seq, score } of returned) {
       const doc = documents.get(seq);
@@ -360,6 +360,42 @@ export class SqliteSearchIndex implements SearchIndexLike {
     return joined;
   }
 
+  /**
+   * Snippets of the returned pages `seqs` (see snippet.ts), built from their bodies: those the
+   * passage step read (`bodies`), the others read in one statement. A page the words found
+   * (`lexical`) whose body, title and headings hold none of them by the marking stems (the index's
+   * Porter stems reach further) gets FTS5's snippet, as before; a page found only by meaning,
+   * none (its nearest chunk is shown).
+   */
+  private snippets(
+    match: string,
+    parsed: ParsedQuery,
+    seqs: readonly number[],
+    lexical: ReadonlySet<number>,
+    bodies: ReadonlyMap<number, string>,
+    documents: ReadonlyMap<number, MatchedDocument | undefined>,
+  ): Map<number, string> {
+    const snippets = new Map<number, string>();
+    const unread = this.store.bodies(seqs.filter((seq) => !bodies.has(seq)));
+    const build = snippetBuilder(parsed);
+    const unmarked: number[] = [];
+    for (const seq of seqs) {
+      const doc = documents.get(seq);
+      const snippet =
+        doc === undefined
+          ? null
+          : pageSnippet(build, {
+              body: bodies.get(seq) ?? unread.get(seq) ?? '',
+              title: doc.title,
+              headings: doc.headings,
+            });
+      if (snippet !== null) snippets.set(seq, snippet);
+      else if (lexical.has(seq)) unmarked.push(seq);
+    }
+    for (const [seq, snippet] of this.store.snippets(match, unmarked)) snippets.set(seq, snippet);
+    return snippets;
+  }
+
   /** The owner's collections, by name, with document counts and the last indexing time. */
   collections(owner: string): { name: string; document_count: number; updated_at: string | null }[] {
     return this.store.collections(owner);
@@ -373,18 +409,6 @@ function scaled(rows: MatchRow[], factor: number): MatchRow[] {
 
 function mapped(score: number | undefined, factor: number): number | undefined {
   return score === undefined ? undefined : score * factor;
-}
-
-/** Those of `rows` whose body was read and most likely holds none of the query's words (see {@link clauseStartsFinder}). */
-function bodyless(
-  rows: readonly { seq: number }[],
-  bodies: ReadonlyMap<number, string>,
-  parsed: ParsedQuery,
-): number[] {
-  const read = rows.filter((row) => bodies.has(row.seq));
-  if (read.length === 0) return [];
-  const holdsWord = clauseStartsFinder(parsed);
-  return read.filter((row) => !holdsWord(bodies.get(row.seq)!)).map((row) => row.seq);
 }
 
 /** No `+must`, `-not` or quoted clause: a question the vector ranking may answer too. */

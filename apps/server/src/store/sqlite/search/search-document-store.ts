@@ -96,8 +96,8 @@ export class SearchDocumentStore {
   private readonly documentBySeq: Statement;
   private readonly documentsBySeq: Statement;
   private readonly bodyBySeq: Statement;
+  private readonly bodiesBySeq: Statement;
   private readonly bodySnippets: Statement;
-  private readonly bodyOrAnySnippets: Statement;
   private readonly scoresOfRows: Statement;
   private readonly anySnippets: Statement;
   private readonly matchesRow: Statement;
@@ -132,6 +132,9 @@ export class SearchDocumentStore {
       `SELECT ${documentColumns} FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))`,
     );
     this.bodyBySeq = db.prepare('SELECT body FROM search_documents WHERE seq = ?').pluck();
+    this.bodiesBySeq = db.prepare(
+      'SELECT seq, body FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))',
+    );
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
     // with another document's row: the snippet of the wrong page).
     this.matchesRow = db.prepare(
@@ -152,10 +155,6 @@ export class SearchDocumentStore {
       AND +rowid IN (SELECT value FROM json_each(?))`;
     this.scoresOfRows = db.prepare(`SELECT rowid AS seq, -bm25(search_fts, ?, ?, ?) AS score ${ofRows}`);
     this.bodySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(2)} AS text ${ofRows}`);
-    // The best column's snippet too, for the rows asked (bound first: a JSON array), in the same
-    // walk: CASE evaluates it only for them.
-    this.bodyOrAnySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(2)} AS text,
-      CASE WHEN rowid IN (SELECT value FROM json_each(?)) THEN ${snippet(-1)} END AS other ${ofRows}`);
     this.anySnippets = db.prepare(`SELECT rowid AS seq, ${snippet(-1)} AS text ${ofRows}`);
   }
 
@@ -328,29 +327,30 @@ export class SearchDocumentStore {
     return (this.bodyBySeq.get(seq) as string | undefined) ?? '';
   }
 
+  /** The bodies of the rows `seqs` (one statement; a row deleted meanwhile is left out). */
+  bodies(seqs: readonly number[]): Map<number, string> {
+    const found = new Map<number, string>();
+    if (seqs.length === 0) return found;
+    for (const row of this.bodiesBySeq.all(JSON.stringify(seqs)) as { seq: number; body: string }[])
+      found.set(row.seq, row.body);
+    return found;
+  }
+
   /**
-   * For each of the documents `seqs` that match `match`: a snippet of the body around the match,
-   * or of the best column when the body has no match. Documents that do not match are left out.
-   * `bodyless`: those of `seqs` whose body likely holds no match (a hint; any answer is exact):
-   * their best column's snippet is read in the same statement as the bodies' (a second statement
-   * sets the expression up again: a prefix word's merge, 2 to 8 ms on 100,000 pages).
+   * For each of the documents `seqs` that match `match`: FTS5's snippet of the body around the
+   * match, or of the best column when the body has no match. Documents that do not match are left
+   * out. The search builds its snippets from the text (search/snippet.ts) and asks this only for
+   * pages where that finds no word (Porter's stems reach further).
    */
-  snippets(match: string, seqs: readonly number[], bodyless: readonly number[] = []): Map<number, string> {
+  snippets(match: string, seqs: readonly number[]): Map<number, string> {
     // The body's snippet reads best; only when the title or headings alone matched is the matching
     // column's read (each snippet tokenizes its column: on a long page that is the cost of a search).
     const bodies = new Map<number, string>();
     const elsewhere: number[] = [];
-    if (seqs.length === 0) return bodies;
-    const [statement, hint] =
-      bodyless.length === 0 ? [this.bodySnippets, []] : [this.bodyOrAnySnippets, [JSON.stringify(bodyless)]];
-    for (const row of this.snippetRows(statement, match, seqs, hint)) {
+    for (const row of this.snippetRows(this.bodySnippets, match, seqs)) {
       const text = row.text ?? '';
-      if (text.includes(SNIPPET_OPEN)) bodies.set(row.seq, text);
-      else if (row.other !== undefined && row.other !== null) bodies.set(row.seq, row.other);
-      else {
-        bodies.set(row.seq, text);
-        elsewhere.push(row.seq);
-      }
+      bodies.set(row.seq, text);
+      if (!text.includes(SNIPPET_OPEN)) elsewhere.push(row.seq);
     }
     for (const row of this.snippetRows(this.anySnippets, match, elsewhere))
       bodies.set(row.seq, row.text ?? '');
@@ -366,18 +366,16 @@ export class SearchDocumentStore {
     }[];
   }
 
-  /** A snippet statement's rows for `seqs` (`leading`: parameters bound before the match, such as a hint). */
+  /** A snippet statement's rows for `seqs`. */
   private snippetRows(
     statement: Statement,
     match: string,
     seqs: readonly number[],
-    leading: readonly unknown[] = [],
-  ): { seq: number; text: string | null; other?: string | null }[] {
+  ): { seq: number; text: string | null }[] {
     if (seqs.length === 0) return [];
-    return statement.all(...leading, match, Math.min(...seqs), Math.max(...seqs), JSON.stringify(seqs)) as {
+    return statement.all(match, Math.min(...seqs), Math.max(...seqs), JSON.stringify(seqs)) as {
       seq: number;
       text: string | null;
-      other?: string | null;
     }[];
   }
 

@@ -1,0 +1,337 @@
+import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/search/index.js';
+import { lightStem } from './light-stem.js';
+import { type ParsedQuery, positiveClauses } from './query-parser.js';
+
+/** Words (runs of non-space) a snippet shows: about what FTS5's `snippet()` showed with 30 tokens. */
+export const SNIPPET_WORDS = 30;
+/** A word longer than this (a URL, a minified line) is cut where the snippet starts or ends. */
+const LONGEST_WORD = 40;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const WORD_AT = /[\p{L}\p{N}]+/uy;
+const NEXT_WORD_AT = /[^\p{L}\p{N}]*([\p{L}\p{N}]+)/uy;
+const SPACE = /\s/;
+/** Derivational endings {@link markedStem} takes off ("security" / "secure", "functional" / "function"). */
+const DERIVATIONAL = /(?:ation|ition|ment|ness|ence|ance|able|ible|ion|ity|ive|al|ly)$/;
+
+/** A snippet in the stores' raw form (see {@link snippetToHtml}): matches between markers. */
+export interface MarkedSnippet {
+  text: string;
+  /** How many of the query's clauses it marks. */
+  clauses: number;
+}
+
+/** One way a clause can occur: its words in order, each tested on a lower-cased word of the text. */
+interface Pattern {
+  clause: number;
+  /** What every matching first word starts with (found with `indexOf`). */
+  start: string;
+  words: ((word: string) => boolean)[];
+}
+
+/** Where a clause occurs in a text: characters `[at, end)`. */
+interface Occurrence {
+  at: number;
+  end: number;
+  clause: number;
+}
+
+/**
+ * Builds snippets for the query's positive clauses from a page's text, without tokenizing it
+ * (FTS5's `snippet()` tokenizes a whole body twice): each clause's occurrences are found with
+ * `indexOf` on the lower-cased text and checked at a word start by {@link markedStem} (a light
+ * stem, two derivational endings and a final `e`/`y` left off, near what the index's Porter stems
+ * match; a synonym's too; a prefix clause's words start with its stem; a phrase's words follow
+ * each other). The window is the {@link SNIPPET_WORDS} words (runs of non-space) holding the most
+ * distinct clauses, then the most occurrences (as FTS5's `snippet()` scores a window), the first
+ * such; the context is shared out before and after, started at a line start when one is among
+ * the words before. Its occurrences are marked. `null` when the text holds no clause: Porter's
+ * stems reach words these do not.
+ *
+ * @example
+ * ```ts
+ * const snippet = snippetBuilder(parseSearchQuery('sort list'));
+ * snippet('To sort a list, call sorted().'); // { text: 'To \u0001sort\u0002 a \u0001list\u0002, call sorted().', clauses: 2 }
+ * ```
+ */
+export function snippetBuilder(query: ParsedQuery): (text: string) => MarkedSnippet | null {
+  const patterns = patternsOf(query);
+  return (text) => {
+    if (patterns.length === 0 || text === '') return null;
+    const occurrences = occurrencesOf(text, patterns);
+    if (occurrences.length === 0) return null;
+    return windowAround(text, occurrences);
+  };
+}
+
+/**
+ * A returned page's snippet: of its body when the body holds a clause, else of its title or
+ * headings (the one marking more clauses, the title on a tie), else `null` (the caller asks the
+ * index, whose stems reach further).
+ */
+export function pageSnippet(
+  build: (text: string) => MarkedSnippet | null,
+  page: { body: string; title: string | null; headings: string },
+): string | null {
+  const body = build(page.body);
+  if (body !== null) return body.text;
+  const title = build(page.title ?? '');
+  const headings = build(page.headings);
+  if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
+  return title?.text ?? null;
+}
+
+function patternsOf(query: ParsedQuery): Pattern[] {
+  const patterns: Pattern[] = [];
+  positiveClauses(query).forEach((clause, index) => {
+    const words = clause.words;
+    if (words.length === 0) return;
+    const last = words.length - 1;
+    // FTS5 stems a prefix as it stems a word ("tests"* finds "testing"): so does the mark.
+    const tests = words.map((word, i) =>
+      i === last && clause.prefix ? startsWith(markedStem(word)) : sameStem(word),
+    );
+    patterns.push({ clause: index, start: startOf(words[0]!), words: tests });
+    for (const alternative of clause.alternatives)
+      patterns.push({ clause: index, start: startOf(alternative), words: [sameStem(alternative)] });
+  });
+  return patterns;
+}
+
+function startsWith(prefix: string): (word: string) => boolean {
+  return (word) => word.startsWith(prefix);
+}
+
+/**
+ * Words of the same light stem, a final `e` or `y` left off ("delete" and "deleting" mark alike;
+ * the ranking's light stems keep them apart, the index's Porter stems do not).
+ */
+function sameStem(word: string): (word: string) => boolean {
+  const stem = markedStem(word);
+  // Most occurrences are the word as typed: no stemming for them.
+  return (other) => other === word || markedStem(other) === stem;
+}
+
+function markedStem(word: string): string {
+  let stem = lightStem(word);
+  // Up to two derivational endings, as Porter's stems (what the index matched) take them off.
+  for (let i = 0; i < 2; i += 1) {
+    const ending = DERIVATIONAL.exec(stem);
+    if (ending === null || stem.length - ending[0].length < 4) break;
+    stem = stem.slice(0, -ending[0].length);
+  }
+  return stem.length > 3 && /[ey]$/.test(stem) ? stem.slice(0, -1) : stem;
+}
+
+/** The text every word of the same {@link markedStem} starts with ("dictionaries": "dictionar"), or the prefix. */
+function startOf(word: string): string {
+  return markedStem(word);
+}
+
+/** Every occurrence of the patterns in `text`, in text order, overlapping ones left out. */
+function occurrencesOf(text: string, patterns: readonly Pattern[]): Occurrence[] {
+  const lower = lowerCased(text);
+  const found: Occurrence[] = [];
+  for (const pattern of patterns) {
+    for (let at = lower.indexOf(pattern.start); at >= 0; at = lower.indexOf(pattern.start, at + 1)) {
+      if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1] ?? '')) continue;
+      const end = phraseEnd(lower, at, pattern.words);
+      if (end !== null) found.push({ at, end, clause: pattern.clause });
+    }
+  }
+  found.sort((a, b) => a.at - b.at || b.end - a.end);
+  const kept: Occurrence[] = [];
+  for (const occurrence of found)
+    if (kept.length === 0 || occurrence.at >= kept.at(-1)!.end) kept.push(occurrence);
+  return kept;
+}
+
+/** Where the words of a pattern starting at `at` end, or null when they do not follow each other there. */
+function phraseEnd(lower: string, at: number, words: readonly ((word: string) => boolean)[]): number | null {
+  WORD_AT.lastIndex = at;
+  const first = WORD_AT.exec(lower)?.[0] ?? '';
+  if (!words[0]!(first)) return null;
+  let end = at + first.length;
+  for (let i = 1; i < words.length; i += 1) {
+    NEXT_WORD_AT.lastIndex = end;
+    const next = NEXT_WORD_AT.exec(lower);
+    if (next === null || !words[i]!(next[1]!)) return null;
+    end = NEXT_WORD_AT.lastIndex;
+  }
+  return end;
+}
+
+/** The text lower-cased, character for character (offsets stay those of `text`). */
+function lowerCased(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  // `İ` lower-cases to two characters: keep such characters as they are.
+  return text.replace(/[^\0-\x7f]/gu, (c) => {
+    const l = c.toLowerCase();
+    return l.length === c.length ? l : c;
+  });
+}
+
+/** The best cluster's window, cut on word boundaries, its occurrences marked. */
+function windowAround(text: string, occurrences: readonly Occurrence[]): MarkedSnippet {
+  const [first, last] = densestCluster(occurrences, wordNumbers(text, occurrences));
+  const from = occurrences[first]!.at;
+  const to = occurrences[last]!.end;
+  // The whole words holding the cluster (a very long word cut).
+  let start = Math.max(wordStart(text, from), from - LONGEST_WORD);
+  let end = Math.min(wordEnd(text, to), to + LONGEST_WORD);
+  const words = wordsIn(text, start, end);
+  if (words > SNIPPET_WORDS) {
+    end = wordsAfter(text, start, SNIPPET_WORDS).end;
+  } else {
+    // The context shared out before and after; what one side lacks goes to the other.
+    const spare = SNIPPET_WORDS - words;
+    let before = wordsBefore(text, start, Math.floor(spare / 2));
+    // A line (paragraph) starting among the words before reads better than a cut sentence.
+    const line = start === 0 ? -1 : text.lastIndexOf('\n', start - 1);
+    const atLine = line >= 0 && line >= before.start;
+    if (atLine) before = { start: skipSpace(text, line + 1), words: wordsIn(text, line + 1, start) };
+    const after = wordsAfter(text, end, spare - before.words);
+    end = after.end;
+    if (!atLine && after.words < spare - before.words) before = wordsBefore(text, start, spare - after.words);
+    start = before.start;
+  }
+  let marked = 0;
+  const clauses = new Set<number>();
+  const parts: string[] = [];
+  if (nonSpaceBefore(text, start)) parts.push(SNIPPET_ELLIPSIS);
+  let at = start;
+  for (const o of occurrences) {
+    if (o.at < start || o.end > end) continue;
+    parts.push(text.slice(at, o.at), SNIPPET_OPEN, text.slice(o.at, o.end), SNIPPET_CLOSE);
+    at = o.end;
+    clauses.add(o.clause);
+    marked += 1;
+  }
+  parts.push(text.slice(at, end));
+  if (skipSpace(text, end) < text.length) parts.push(SNIPPET_ELLIPSIS);
+  return { text: parts.join(''), clauses: marked === 0 ? 0 : clauses.size };
+}
+
+/**
+ * The first and last index of the occurrences in the best window: the most distinct clauses
+ * within {@link SNIPPET_WORDS} words, then the most occurrences (FTS5's `snippet()` scores a
+ * window's first hit of a phrase 1,000 and each repeat 1), then the first such window.
+ */
+function densestCluster(occurrences: readonly Occurrence[], words: readonly number[]): [number, number] {
+  const count: number[] = [];
+  let distinct = 0;
+  let best: [number, number] = [0, 0];
+  let bestScore = -1;
+  let left = 0;
+  occurrences.forEach((o, right) => {
+    if ((count[o.clause] ?? 0) === 0) distinct += 1;
+    count[o.clause] = (count[o.clause] ?? 0) + 1;
+    while (words[right]! - words[left]! >= SNIPPET_WORDS && left < right) {
+      const clause = occurrences[left]!.clause;
+      count[clause] = (count[clause] ?? 1) - 1;
+      if (count[clause] === 0) distinct -= 1;
+      left += 1;
+    }
+    const score = distinct * 1000 + (right - left + 1);
+    if (score > bestScore) {
+      bestScore = score;
+      best = [left, right];
+    }
+  });
+  return best;
+}
+
+/**
+ * Each occurrence's word number (words: runs of non-space) counted from the first occurrence,
+ * by character code over the text between them; a gap of {@link SNIPPET_WORDS} words or more is
+ * not counted further (no window spans it).
+ */
+function wordNumbers(text: string, occurrences: readonly Occurrence[]): number[] {
+  const numbers: number[] = [];
+  let words = 0;
+  let at = occurrences[0]?.at ?? 0;
+  for (const o of occurrences) {
+    let inWord = at === 0 || !isSpace(text.charCodeAt(at - 1));
+    let gap = 0;
+    for (; at < o.at && gap < SNIPPET_WORDS; at += 1) {
+      const space = isSpace(text.charCodeAt(at));
+      if (!space && !inWord) gap += 1;
+      inWord = !space;
+    }
+    at = Math.max(at, o.at);
+    words += gap;
+    numbers.push(words);
+  }
+  return numbers;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(String.fromCharCode(code)));
+}
+
+function wordStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && !SPACE.test(text[i - 1]!)) i -= 1;
+  return i;
+}
+
+function wordEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && !SPACE.test(text[i]!)) i += 1;
+  return i;
+}
+
+/** Whether `text` holds a non-space character before `at`. */
+function nonSpaceBefore(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) if (!SPACE.test(text[i]!)) return true;
+  return false;
+}
+
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && SPACE.test(text[i]!)) i += 1;
+  return i;
+}
+
+/** How many words (runs of non-space) `text` holds between `start` and `end`. */
+function wordsIn(text: string, start: number, end: number): number {
+  return text
+    .slice(start, end)
+    .split(/\s+/)
+    .filter((w) => w !== '').length;
+}
+
+/** Up to `n` words before `at` (each at most {@link LONGEST_WORD} characters): where they start, how many. */
+function wordsBefore(text: string, at: number, n: number): { start: number; words: number } {
+  let start = at;
+  let words = 0;
+  let i = at;
+  while (words < n) {
+    while (i > 0 && SPACE.test(text[i - 1]!)) i -= 1;
+    if (i === 0) break;
+    const end = i;
+    while (i > 0 && !SPACE.test(text[i - 1]!) && end - i < LONGEST_WORD) i -= 1;
+    start = i;
+    words += 1;
+    if (i > 0 && !SPACE.test(text[i - 1]!)) break; // a long word cut: the snippet starts there
+  }
+  return { start, words };
+}
+
+/** Up to `n` words after `at` (each at most {@link LONGEST_WORD} characters): where they end, how many. */
+function wordsAfter(text: string, at: number, n: number): { end: number; words: number } {
+  let end = at;
+  let words = 0;
+  let i = at;
+  while (words < n) {
+    while (i < text.length && SPACE.test(text[i]!)) i += 1;
+    if (i === text.length) break;
+    const start = i;
+    while (i < text.length && !SPACE.test(text[i]!) && i - start < LONGEST_WORD) i += 1;
+    end = i;
+    words += 1;
+    if (i < text.length && !SPACE.test(text[i]!)) break; // a long word cut: the snippet ends there
+  }
+  return { end, words };
+}
