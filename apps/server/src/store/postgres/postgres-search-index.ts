@@ -23,6 +23,7 @@ import {
   summaryOf,
 } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
+import { pageSnippet, snippetBuilder } from '../../search/snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import {
   chunkSnippet,
@@ -240,7 +241,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
     let ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
     // As on SQLite: of the best pages, those holding the question's words together in one passage first.
     const best = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
-    ranked = rescoreByPassage(ranked, await this.bodiesOf(best), { clauses });
+    const bodies = await this.bodiesOf(best);
+    ranked = rescoreByPassage(ranked, bodies, { clauses });
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of rows.slice(head.length)) {
@@ -264,23 +266,40 @@ export class PostgresSearchIndex implements SearchIndexLike {
     const bySeq = new Map<number, DocumentRow>(rows.map((row) => [row.seq, row]));
     const missing = shown.map((hit) => hit.seq).filter((seq) => !bySeq.has(seq));
     for (const row of await this.documentsOf(missing)) bySeq.set(row.seq, row);
-    const snippets = await this.snippets(
+    // As on SQLite (search/snippet.ts): snippets built from the text; `ts_headline` only for a page
+    // the words found where the marking stems find none of them.
+    for (const [seq, body] of await this.bodiesOf(
+      shown.map((hit) => hit.seq).filter((seq) => !bodies.has(seq)),
+    ))
+      bodies.set(seq, body);
+    const build = snippetBuilder(parsed);
+    const built = new Map<number, string | null>();
+    for (const { seq } of shown) {
+      const row = bySeq.get(seq)!;
+      built.set(
+        seq,
+        pageSnippet(build, { body: bodies.get(seq) ?? '', title: row.title, headings: row.headings }),
+      );
+    }
+    const lexical = new Set(rows.map((row) => row.seq));
+    const headlines = await this.snippets(
       parsed,
-      shown.map((hit) => hit.seq),
+      shown.map((hit) => hit.seq).filter((seq) => built.get(seq) === null && lexical.has(seq)),
     );
     const data: SearchHit[] = shown.map(({ seq, score }) => {
       const row = bySeq.get(seq)!;
-      const snippet = snippets.get(seq);
+      const headline = headlines.get(seq);
       return {
         document_id: row.id,
         url: row.url,
         title: row.title,
         snippet: snippetToHtml(
-          snippet?.body.includes(SNIPPET_OPEN)
-            ? snippet.body
-            : nearestText.has(seq) && !snippet?.any.includes(SNIPPET_OPEN)
+          built.get(seq) ??
+            (headline === undefined
               ? chunkSnippet(nearestText.get(seq))
-              : (snippet?.any ?? ''),
+              : headline.body.includes(SNIPPET_OPEN)
+                ? headline.body
+                : headline.any),
         ),
         score: Number(score.toPrecision(6)),
         collection: row.collection,
@@ -358,13 +377,16 @@ export class PostgresSearchIndex implements SearchIndexLike {
     if (seqs.length === 0) return [];
     const { rows } = await query<DocumentRow>(
       this.pool,
-      'SELECT seq, id, url, title, collection, indexed_at FROM search_documents WHERE seq = ANY($1::bigint[])',
+      'SELECT seq, id, url, title, headings, collection, indexed_at FROM search_documents WHERE seq = ANY($1::bigint[])',
       [seqs],
     );
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
-  /** Highlighted passages of the body (and of the title and headings) of the documents `seqs`. */
+  /**
+   * `ts_headline`'s highlighted passages of the body (and of the title and headings) of the
+   * documents `seqs`: for the pages whose words the snippet builder's stems do not find.
+   */
   private async snippets(
     parsed: ParsedQuery,
     seqs: number[],
@@ -536,6 +558,8 @@ interface DocumentRow {
   id: string;
   url: string;
   title: string | null;
+  /** The headings, one a line (what a snippet falls back on when only they match). */
+  headings: string;
   collection: string;
   indexed_at: Date;
 }
