@@ -207,7 +207,9 @@ export class ConnectionError extends WebDataError {
 }
 
 /**
- * A request took longer than its time-out (`timeoutMs`, plus the long-poll wait).
+ * A request took longer than its time-out (`timeoutMs`, plus the long-poll
+ * wait), or the caller's `signal` timed out (`AbortSignal.timeout()`; then
+ * `cause` is the signal's reason).
  *
  * @example
  * ```ts
@@ -220,7 +222,9 @@ export class TimeoutError extends WebDataError {
 }
 
 /**
- * The caller aborted the call through its `AbortSignal`.
+ * The caller aborted the call through its `AbortSignal`; `cause` is the
+ * signal's reason (`controller.abort(reason)`). A signal that timed out is a
+ * {@link TimeoutError} instead.
  *
  * @example
  * ```ts

@@ -86,7 +86,7 @@ export interface RunOptions {
   onInvalidResult?: 'emit' | 'error' | undefined;
   /** Sent as `Idempotency-Key` on creation; by default the client makes one, so creation can be retried safely. */
   idempotencyKey?: string | undefined;
-  /** Aborting errors the stream with `AbortError` (and cancels the run with `cancelOnUnsubscribe`). */
+  /** Aborting errors the stream with `AbortError` (`TimeoutError` for `AbortSignal.timeout()`), and cancels the run with `cancelOnUnsubscribe`. */
   signal?: AbortSignal | undefined;
 }
 

@@ -266,6 +266,23 @@ describe('against a foreign-shaped server', () => {
     await expect(client.runs.list()).rejects.toBeInstanceOf(TimeoutError);
   });
 
+  it("tells a caller's time-out from its abort: TimeoutError for AbortSignal.timeout(), the reason as cause", async () => {
+    const { client } = await setup(() => ({ hang: true }), { timeoutMs: 5_000, retry: { maxRetries: 0 } });
+    const timedOut = await client.runs
+      .get('run_h', { signal: AbortSignal.timeout(50) })
+      .catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect((timedOut as TimeoutError).cause).toMatchObject({ name: 'TimeoutError' });
+    const controller = new AbortController();
+    const pending = collectRun(
+      client.crawl({ urls: ['https://example.org/'] }, { signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort('user closed the page'), 50);
+    const aborted = await pending.catch((e: unknown) => e);
+    expect(aborted).toBeInstanceOf(AbortError);
+    expect((aborted as AbortError).cause).toBe('user closed the page');
+  });
+
   it('errors a failed run with RunFailedError carrying the run', async () => {
     let polls = 0;
     const { client } = await setup((req) => {

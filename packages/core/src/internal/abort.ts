@@ -1,8 +1,23 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs';
-import { AbortError, WebDataError } from '../errors.js';
+import { AbortError, TimeoutError, WebDataError } from '../errors.js';
 
 /**
- * Errors the stream with an {@link AbortError} when `signal` aborts, and
+ * The error for a caller's aborted signal, with the signal's reason as its
+ * `cause`. A signal that timed out (`AbortSignal.timeout()`, whose reason is a
+ * `TimeoutError` DOMException, as `fetch` reports it) is a {@link TimeoutError},
+ * so that one `instanceof TimeoutError` catches a slow answer whichever
+ * time-out stopped it; any other reason is an {@link AbortError}.
+ */
+export function abortError(signal: AbortSignal): AbortError | TimeoutError {
+  const reason: unknown = signal.reason;
+  if ((reason as Error | undefined)?.name === 'TimeoutError') {
+    return new TimeoutError("the operation timed out (the caller's signal)", { cause: reason });
+  }
+  return new AbortError('the operation was aborted', { cause: reason });
+}
+
+/**
+ * Errors the stream with {@link abortError} when `signal` aborts, and
  * unsubscribes the source then (which aborts its in-flight request). A
  * signal aborted before subscription errors at once.
  */
@@ -11,10 +26,10 @@ export function abortWith<T>(signal: AbortSignal | undefined): MonoTypeOperatorF
   return (source) =>
     new Observable<T>((subscriber) => {
       if (signal.aborted) {
-        subscriber.error(new AbortError('the operation was aborted'));
+        subscriber.error(abortError(signal));
         return;
       }
-      const onAbort = () => subscriber.error(new AbortError('the operation was aborted'));
+      const onAbort = () => subscriber.error(abortError(signal));
       signal.addEventListener('abort', onAbort, { once: true });
       const inner = source.subscribe(subscriber);
       return () => {
@@ -26,7 +41,7 @@ export function abortWith<T>(signal: AbortSignal | undefined): MonoTypeOperatorF
 
 /**
  * The last value of a stream as a promise; the caller's `signal` unsubscribes
- * (aborting the request) and rejects with {@link AbortError}. The promise twin
+ * (aborting the request) and rejects with {@link abortError}. The promise twin
  * of every one-shot observable call is built on this.
  */
 export function lastValueAbortable<T>(source: Observable<T>, signal?: AbortSignal): Promise<T> {
