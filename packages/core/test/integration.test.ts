@@ -12,6 +12,7 @@ import {
   NotFoundError,
   type RunEvent,
   RunNotFinishedError,
+  RunTimeoutError,
   type WebDataClient,
 } from '../src/index.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
@@ -198,6 +199,34 @@ describe('the client against the real server', () => {
       held.release();
       await collectRun(client.runs.follow(run.id));
       expect(await client.runs.results(run.id).toArray()).toHaveLength(2);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('waits for a run with a promise, without reading its results; a deadline leaves it going', async () => {
+    const held = await startFixtureSite();
+    try {
+      const started = await client.runs.start({
+        type: 'crawl',
+        urls: [`${held.url}/hold/w`, `${site.url}/c`],
+      });
+      await until(() => held.requests.includes('/hold/w'));
+      const late = await client.runs.wait(started.id, { deadlineMs: 200 }).catch((e: unknown) => e);
+      expect(late).toBeInstanceOf(RunTimeoutError);
+      expect((late as RunTimeoutError).run?.status).toBe('running');
+      const mark = sent.length;
+      const waiting = client.runs.wait(started.id);
+      let settled = false;
+      void waiting.finally(() => {
+        settled = true;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(settled).toBe(false);
+      held.release();
+      const run = await waiting;
+      expect(run).toMatchObject({ id: started.id, status: 'completed' });
+      expect(sent.slice(mark).filter((s) => s.line.includes('/results'))).toEqual([]);
     } finally {
       await held.close();
     }

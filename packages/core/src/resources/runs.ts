@@ -20,6 +20,7 @@ import {
   Observable,
   of,
   type SchedulerLike,
+  takeLast,
   tap,
   throwError,
 } from 'rxjs';
@@ -221,6 +222,53 @@ export class Runs {
    */
   watchMany(runIds: readonly string[], options: CallOptions = {}): Observable<RunLenient> {
     return this.#watcher.watchMany(runIds).pipe(abortWith(options.signal));
+  }
+
+  /**
+   * Waits for a run to end and resolves with its terminal snapshot, without
+   * reading its results: the promise path for a run started with {@link start}
+   * (or by someone else). It resolves whatever the terminal status, `failed`
+   * and `cancelled` included, so check `run.status`. Watched like {@link watch}
+   * (one shared request stream). `deadlineMs` rejects with `RunTimeoutError`
+   * and leaves the run going; `signal` rejects with `AbortError`.
+   *
+   * @example
+   * ```ts
+   * const started = await client.runs.start({ type: 'crawl', urls: ['https://example.org/'] });
+   * const run = await client.runs.wait(started.id, { deadlineMs: 600_000 });
+   * if (run.status !== 'failed') for await (const result of client.runs.results(run.id)) console.log(result.url);
+   * ```
+   */
+  wait(runId: string, options: Pick<RunOptions, 'deadlineMs' | 'signal'> = {}): Promise<RunLenient> {
+    return lastValueAbortable(this.wait$(runId, options), options.signal);
+  }
+
+  /** Observable twin of {@link wait}: emits the terminal snapshot, then completes. */
+  wait$(runId: string, options: Pick<RunOptions, 'deadlineMs'> = {}): Observable<RunLenient> {
+    return defer(() => {
+      let latest: RunLenient | undefined;
+      const snapshots$ = this.#watcher.watch(runId).pipe(
+        tap((run) => {
+          latest = run;
+        }),
+      );
+      const deadlineMs = options.deadlineMs;
+      const bounded$ =
+        deadlineMs === undefined
+          ? snapshots$
+          : snapshots$.pipe(
+              deadline(deadlineMs, () => new RunTimeoutError(runId, deadlineMs, latest), this.#scheduler),
+            );
+      return bounded$.pipe(
+        takeLast(1),
+        map((run) => {
+          if (!isTerminalStatus(run.status)) {
+            throw new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`);
+          }
+          return run;
+        }),
+      );
+    });
   }
 
   /**
