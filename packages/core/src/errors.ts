@@ -1,4 +1,4 @@
-import { ERROR_STATUS, ErrorBodyLenient, type RunLenient } from '@webdata/contract';
+import { ERROR_STATUS, ErrorBodyLenient, type ResultLenient, type RunLenient } from '@webdata/contract';
 import type { z } from 'zod';
 import { redactDeep } from './internal/redact.js';
 
@@ -282,22 +282,35 @@ export class RequestValidationError extends WebDataError {
 }
 
 /**
- * The run ended in `failed`. `run` is its last snapshot; `run.error` says why when the server says.
+ * The run ended in `failed`. `run` is its last snapshot; `run.error` says why
+ * when the server says. A run stream that saw the run fail also reads its
+ * first failed result (say, when every page failed: `all_items_failed`):
+ * `firstFailedResult`, and the message ends with why that page failed. Every
+ * failed page is in `client.runs.results(error.run.id, { status: 'failed' })`.
  *
  * @example
  * ```ts
  * client.crawl({ urls }).subscribe({
- *   error: (e) => { if (e instanceof RunFailedError) console.error(e.run.error?.code); },
+ *   error: (e) => {
+ *     if (e instanceof RunFailedError) console.error(e.run.error?.code, e.firstFailedResult?.error?.code);
+ *   },
  * });
  * ```
  */
 export class RunFailedError extends WebDataError {
   override name = 'RunFailedError';
   readonly run: RunLenient;
-  constructor(run: RunLenient) {
+  /** The run's first failed result, when it has one (its `error` says why that page failed). */
+  readonly firstFailedResult: ResultLenient | undefined;
+  constructor(run: RunLenient, firstFailedResult?: ResultLenient) {
     const reason = run.error ? `: ${run.error.code}${run.error.message ? ` ${run.error.message}` : ''}` : '';
-    super(`run ${run.id} failed${reason}`);
+    const pageError = firstFailedResult?.error;
+    const page = pageError
+      ? ` (first: ${firstFailedResult.url ?? firstFailedResult.id}: ${pageError.code}${pageError.message ? ` ${pageError.message}` : ''})`
+      : '';
+    super(`run ${run.id} failed${reason}${page}`);
     this.run = run;
+    this.firstFailedResult = firstFailedResult;
   }
 }
 

@@ -11,6 +11,7 @@ import {
   createClient,
   NotFoundError,
   type RunEvent,
+  RunFailedError,
   RunNotFinishedError,
   RunTimeoutError,
   type WebDataClient,
@@ -230,6 +231,21 @@ describe('the client against the real server', () => {
     } finally {
       await held.close();
     }
+  });
+
+  it('says why the first page of a failed run failed', async () => {
+    const Isbn = z.object({ isbn_number: z.string() });
+    const error = await collectRun(
+      client.extract({ urls: [`${site.url}/c`], query: 'the ISBN number', schema: Isbn }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunFailedError);
+    const failed = error as RunFailedError;
+    expect(failed.run.error?.code).toBe('all_items_failed');
+    expect(failed.firstFailedResult).toMatchObject({
+      url: `${site.url}/c`,
+      error: { code: 'extraction_failed' },
+    });
+    expect(failed.message).toContain(`(first: ${site.url}/c: extraction_failed`);
   });
 
   it('deep-crawls a site end to end, with status snapshots on the way', async () => {

@@ -12,6 +12,7 @@ import {
   type ScreenshotAccessLenient,
 } from '@webdata/contract';
 import {
+  catchError,
   concat,
   defer,
   EMPTY,
@@ -533,8 +534,22 @@ export class Runs {
     });
   }
 
+  /**
+   * Errors with a {@link RunFailedError} carrying the run's first failed
+   * result: a run fails as a whole when every page did, and "each result's
+   * error says why" helps a caller only if the error carries one. One request;
+   * if it fails, the error goes without it.
+   */
+  #failed$(run: RunLenient): Observable<never> {
+    return this.#results.page$(run.id, { status: 'failed', limit: 1 }).pipe(
+      map((page) => page.data[0]),
+      catchError(() => of(undefined)),
+      mergeMap((first) => throwError(() => new RunFailedError(run, first))),
+    );
+  }
+
   #finish$(run: RunLenient, options: RunOptions, parse: DataParser): Observable<RunEvent<unknown>> {
-    if (run.status === 'failed') return throwError(() => new RunFailedError(run));
+    if (run.status === 'failed') return this.#failed$(run);
     if (!isTerminalStatus(run.status)) {
       return throwError(
         () => new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`),
