@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   ContentQuery,
   ListResultsQuery,
   Result,
   ResultContent,
+  ResultContentLenient,
   ResultLenient,
   ResultPage,
   ScreenshotAccess,
@@ -56,6 +57,16 @@ describe('Result', () => {
 });
 
 describe('results with their content', () => {
+  it("reads a foreign result's content leniently but typed: one of the three content shapes", () => {
+    const parsed = ResultContentLenient.parse({
+      format: 'pdf-ish',
+      content: ['https://example.org/'],
+      extra: 1,
+    });
+    expectTypeOf(parsed.content).toEqualTypeOf<string | string[] | Record<string, unknown>>();
+    expect(parsed).toMatchObject({ format: 'pdf-ish', content: ['https://example.org/'], extra: 1 });
+    expectIssueAt(ResultContentLenient, { content: 42 }, ['content']);
+  });
   it('asks for content by include and format, and carries it on a result', () => {
     expect(ListResultsQuery.parse({ include: 'content', format: 'markdown' })).toMatchObject({
       include: 'content',

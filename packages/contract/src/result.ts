@@ -127,11 +127,16 @@ export const ResultContent = z
   .meta({ id: 'ResultContent' });
 export type ResultContent = z.infer<typeof ResultContent>;
 
+/**
+ * Lenient reading of {@link ResultContent}: unknown fields kept, any format
+ * string; `content` is still one of the three shapes every server sends
+ * (a string, an array of strings, an object), so a caller's `content` is typed.
+ */
 export const ResultContentLenient = z.looseObject({
   id: z.string().optional(),
   url: z.string().optional(),
   format: z.string().optional(),
-  content: z.unknown(),
+  content: ContentValue,
 });
 export type ResultContentLenient = z.infer<typeof ResultContentLenient>;
 

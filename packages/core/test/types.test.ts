@@ -7,6 +7,7 @@ import { type Observable, retry } from 'rxjs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type ContentValue,
   collectRun,
   createClient,
   type ExpandedResult,
@@ -82,6 +83,8 @@ describe('the client types', () => {
       .toEqualTypeOf<string | string[] | Record<string, unknown> | null | undefined>();
     const stream = client.runs.results('run_x', { content: 'markdown', unfinished: 'read' });
     expectTypeOf(stream.toArray()).resolves.items.toEqualTypeOf<ExpandedResult>();
+    const one = client.runs.content('run_x', 'res_x', { format: 'links' });
+    expectTypeOf(one).resolves.toHaveProperty('content').toEqualTypeOf<ContentValue>();
     // @ts-expect-error an unknown content format
     void client.runs.results('run_x', { content: 'pdf' });
     // @ts-expect-error unfinished runs are an error or read on purpose, nothing else

@@ -142,7 +142,7 @@ export class Results {
           result.status === 'failed'
             ? of({ id: result.id, content: null })
             : this.content$(runId, result.id, { format: format === 'default' ? undefined : format }).pipe(
-                map((body) => ({ id: result.id, content: body.content as ContentValue })),
+                map((body) => ({ id: result.id, content: body.content })),
                 catchError((error: unknown) =>
                   error instanceof NotFoundError
                     ? of({ id: result.id, content: null })
