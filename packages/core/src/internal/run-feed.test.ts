@@ -1,7 +1,7 @@
 import { LIMITS, type RunLenient } from '@webdata/contract';
 import { from, lastValueFrom, merge, type Observable, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NotFoundError } from '../errors.js';
+import { ConnectionError, NotFoundError } from '../errors.js';
 import { DEFAULT_POLL_POLICY } from '../operators/pollAdaptive.js';
 import type { HttpRequest, HttpResponse, Transport } from '../transport.js';
 import type { ServerCapabilities } from './capabilities.js';
@@ -24,6 +24,8 @@ class ChangeFeedStandIn {
   /** Whether list long polls are honoured (a server without them ignores `wait`). */
   longPolls = true;
   latencyMs = 5;
+  /** Down (a restart): every request fails as a refused connection; held long polls break. */
+  down = false;
   #counter = 0;
   #held = new Set<() => void>();
 
@@ -54,6 +56,11 @@ class ChangeFeedStandIn {
     for (const wake of [...this.#held]) wake();
   }
 
+  goDown(): void {
+    this.down = true;
+    for (const wake of [...this.#held]) wake();
+  }
+
   get longPollCount(): number {
     return this.requests.filter((r) => r.query.wait !== undefined).length;
   }
@@ -69,6 +76,8 @@ class ChangeFeedStandIn {
 
   async #answer(query: Record<string, unknown>, etag: string | undefined): Promise<HttpResponse> {
     await sleep(this.latencyMs);
+    const refused = () => new ConnectionError('GET /runs failed: ECONNREFUSED', { code: 'ECONNREFUSED' });
+    if (this.down) throw refused();
     const ids = typeof query.ids === 'string' ? query.ids.split(',') : undefined;
     const since = /^"c(\d+)"$/.exec(etag ?? '')?.[1];
     const wait = Number(query.wait ?? 0);
@@ -89,7 +98,7 @@ class ChangeFeedStandIn {
       if (changed().length === 0 && missing().length === 0) {
         await new Promise<void>((resolve) => {
           const wake = () => {
-            if (changed().length === 0 && missing().length === 0) return;
+            if (!this.down && changed().length === 0 && missing().length === 0) return;
             finish();
           };
           const finish = () => {
@@ -101,6 +110,7 @@ class ChangeFeedStandIn {
           this.#held.add(wake);
         });
       }
+      if (this.down) throw refused();
       await sleep(this.latencyMs);
     }
     const runs = changed();
@@ -132,6 +142,7 @@ const OPTIONS: RunFeedOptions = {
   burst: 3,
   gatherMs: 100,
   policy: DEFAULT_POLL_POLICY,
+  outageMs: 60_000,
 };
 
 function newFeed(server: ChangeFeedStandIn, options: Partial<RunFeedOptions> = {}) {
@@ -287,6 +298,35 @@ describe('RunFeed in virtual time', () => {
     server.set('run_b', 'completed');
     await vi.advanceTimersByTimeAsync(500);
     expect(b.outcome.done).toBe(true);
+  });
+
+  it('rides out a server that is down for a while (a restart), and errors once an outage outlasts outageMs', async () => {
+    const server = new ChangeFeedStandIn();
+    server.add('run_a');
+    const { feed } = newFeed(server, { outageMs: 30_000 });
+    const a = record(feed.watch('run_a'));
+    await vi.advanceTimersByTimeAsync(500);
+    server.goDown();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(a.outcome).toEqual({ done: false, error: undefined });
+    // Tried again after 1, 2, 4, then every 5 s: not a request storm while down.
+    const triesWhileDown = server.requests.filter((r) => r.at > 500).length;
+    expect(triesWhileDown).toBeGreaterThanOrEqual(5);
+    expect(triesWhileDown).toBeLessThanOrEqual(8);
+    server.down = false;
+    server.set('run_a', 'completed');
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(a.seen.map((s) => s.status)).toEqual(['queued', 'completed']);
+    expect(a.outcome).toEqual({ done: true, error: undefined });
+
+    server.add('run_b');
+    const b = record(feed.watch('run_b'));
+    await vi.advanceTimersByTimeAsync(500);
+    server.goDown();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(b.outcome.error).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(b.outcome.error).toBeInstanceOf(ConnectionError);
   });
 
   it('fails the watcher of a deleted run when watching key-wide (more runs than a request names)', async () => {

@@ -3,8 +3,11 @@ import { Observable, type Subscriber } from 'rxjs';
 import {
   AbortError,
   BadRequestError,
+  ConnectionError,
+  InternalServerError,
   NotFoundError,
   ResponseValidationError,
+  TimeoutError,
   WebDataError,
 } from '../errors.js';
 import { runSnapshotKey } from '../operators/distinctSnapshot.js';
@@ -29,6 +32,19 @@ export interface RunFeedOptions {
   gatherMs: number;
   /** Spacing of plain batched reads when the server cannot long-poll a list. */
   policy: AdaptivePollPolicy;
+  /**
+   * How long the feed rides out a server it cannot reach or that answers 5xx
+   * (a restart), trying again every few seconds, before its watchers error
+   * (0: at the first such error, after the request's own retries).
+   */
+  outageMs: number;
+}
+
+/** Errors of a server that is down or restarting: worth watching on through, for a while. */
+function isOutage(error: unknown): boolean {
+  return (
+    error instanceof ConnectionError || error instanceof TimeoutError || error instanceof InternalServerError
+  );
 }
 
 /** The server cannot read runs in batches (`GET /runs?ids=`): watch them one by one instead. */
@@ -93,6 +109,10 @@ export class RunFeed {
   #turns: number;
   #turnsAt = Date.now();
   #schedule: PollScheduleState;
+  /** When the current outage began (undefined: the last turn of the loop went through). */
+  #outageSince: number | undefined;
+  /** Tries since the current outage began. */
+  #outageTries = 0;
 
   constructor(transport: Transport, capabilities: ServerCapabilities, options: RunFeedOptions) {
     this.#transport = transport;
@@ -157,13 +177,35 @@ export class RunFeed {
         else if (unread.length === this.#entries.size) await this.#wait(signal, this.#options.gatherMs + 50);
         else if (this.#canLongPoll()) await this.#longPoll(signal);
         else await this.#pollPlainly(signal);
+        this.#outageSince = undefined;
+        this.#outageTries = 0;
       } catch (error) {
         if (signal.aborted && error instanceof AbortError) continue;
+        if (isOutage(error) && this.#ridesOut(error)) {
+          // 1 s, 2 s, 4 s, then every 5 s: a restarted server is found again within seconds.
+          await this.#wait(signal, Math.min(5_000, 1_000 * 2 ** (this.#outageTries - 1)));
+          continue;
+        }
+        this.#outageSince = undefined;
+        this.#outageTries = 0;
         this.#failAll(error);
       }
     }
     // Nothing watched: the next watcher starts from a fresh read, not from an old position.
     this.#position = undefined;
+  }
+
+  /** Whether the feed goes on through this outage error (it began less than `outageMs` ago). */
+  #ridesOut(error: unknown): boolean {
+    const now = Date.now();
+    this.#outageSince ??= now;
+    if (now - this.#outageSince >= this.#options.outageMs) return false;
+    this.#outageTries++;
+    this.#transport.logger.warn?.('webdata: the server is unreachable or failing; still watching', {
+      runs: this.#entries.size,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return true;
   }
 
   /** A pause that newly watched runs may cut short. */

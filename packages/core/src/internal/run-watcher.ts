@@ -54,6 +54,12 @@ export interface PollOptions extends Partial<AdaptivePollPolicy> {
   burst?: number | undefined;
   /** How long newly watched runs are gathered before they are read together (default 100 ms). */
   gatherMs?: number | undefined;
+  /**
+   * How long watching rides out a server that cannot be reached or answers
+   * 5xx (a restart), trying again after 1, 2, 4, then every 5 s, before every
+   * watch errors with the last error (default 60 s; 0: at once). Batched watching only.
+   */
+  outageMs?: number | undefined;
 }
 
 /** What one run's poller remembers between requests. */
@@ -96,7 +102,7 @@ export class RunWatcher {
   ) {
     this.#transport = transport;
     this.#capabilities = capabilities;
-    const { longPollSeconds, batch, minIntervalMs, burst, gatherMs, ...policy } = options;
+    const { longPollSeconds, batch, minIntervalMs, burst, gatherMs, outageMs, ...policy } = options;
     this.#policy = { ...DEFAULT_POLL_POLICY, ...policy };
     this.#longPollSeconds = Math.min(LIMITS.maxWaitSeconds, Math.max(0, longPollSeconds ?? 20));
     this.#batch = batch ?? true;
@@ -106,6 +112,7 @@ export class RunWatcher {
       minIntervalMs: minIntervalMs ?? 200,
       burst: Math.max(1, burst ?? 3),
       gatherMs: gatherMs ?? 100,
+      outageMs: Math.max(0, outageMs ?? 60_000),
       policy: this.#policy,
     });
   }
