@@ -82,6 +82,12 @@ export async function makeServices(
       void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
       showMessage();
     }),
+    // The walkthrough's "Set the API key" step completes on this (onContext), not on the command
+    // being run: the walkthrough sees only commands run by the workbench, not those an error
+    // message's button runs from here, and a cancelled input box sets no key.
+    connection.keySet$.subscribe((set) => {
+      void vscode.commands.executeCommand('setContext', 'webdata.apiKeySet', set);
+    }),
     store.changes$.subscribe(() => {
       const empty = store.listState.state === 'loaded' && store.runs.length === 0;
       void vscode.commands.executeCommand('setContext', 'webdata.runs.empty', empty);

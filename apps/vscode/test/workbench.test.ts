@@ -76,11 +76,32 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await expect.poll(() => view.textContent(), { timeout: 60_000 }).toContain('Set API key');
     await shoot('view-without-key');
 
+    // The walkthrough's "Set the API key" step: not done by a cancelled input box, done once a key is kept.
+    await runCommand(page, 'Welcome: Open Walkthrough...');
+    await (await nextQuickInput(page)).fill('Get started with Web Data');
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Get started with Web Data' })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Enter');
+    const keyStep = page.locator('[data-done-step-id$="setApiKey"]').first();
+    await keyStep.waitFor({ timeout: 30_000 });
+    // The walkthrough focuses its first step a moment after it opens, which would close the palette.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.classList.contains('getting-started-step')))
+      .toBe(true);
+    await runCommand(page, 'Web Data: Set API Key');
+    await nextQuickInput(page, 'The API key of the service');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1_000);
+    expect(await keyStep.getAttribute('aria-checked'), 'ticked with no key set').toBe('false');
+
     await runCommand(page, 'Web Data: Set API Key');
     const key = await nextQuickInput(page, 'The API key of the service');
     await key.fill(environment.server.apiKey);
     await page.keyboard.press('Enter');
     await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('No runs yet');
+    await expect.poll(() => keyStep.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
     await shoot('view-connected-empty');
 
     // A file with two product pages; the kettle's page answers after 8 s, so the run stays in flight a while.

@@ -1,5 +1,5 @@
 import { createClient, type WebDataClient } from '@webdata/core';
-import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
 import { SETTINGS } from '../settings.js';
 import type { Log } from '../ui/log.js';
@@ -34,6 +34,7 @@ export class Connection implements vscode.Disposable {
   readonly #log: Log;
   readonly #client = new BehaviorSubject<WebDataClient | undefined>(undefined);
   readonly #state = new BehaviorSubject<ConnectionState>('connecting');
+  readonly #keySet = new BehaviorSubject<boolean | undefined>(undefined);
   readonly #disposables: vscode.Disposable[] = [];
   #generation = 0;
 
@@ -41,6 +42,14 @@ export class Connection implements vscode.Disposable {
   readonly client$: Observable<WebDataClient | undefined> = this.#client.asObservable();
   /** The connection state, on every change. */
   readonly state$: Observable<ConnectionState> = this.#state.pipe(distinctUntilChanged());
+  /**
+   * Whether an API key is kept in secret storage, once read, on every change: however it was set
+   * (the command, an error message's button, another window). The walkthrough's step ticks on it.
+   */
+  readonly keySet$: Observable<boolean> = this.#keySet.pipe(
+    filter((set): set is boolean => set !== undefined),
+    distinctUntilChanged(),
+  );
 
   constructor(secrets: vscode.SecretStorage, log: Log) {
     this.#secrets = secrets;
@@ -101,6 +110,7 @@ export class Connection implements vscode.Disposable {
         state = 'error';
       }
     }
+    this.#keySet.next(Boolean(apiKey));
     this.#state.next(state);
     this.#client.next(client);
     if (previous) void previous.close();
@@ -133,5 +143,6 @@ export class Connection implements vscode.Disposable {
     void this.#client.value?.close();
     this.#client.complete();
     this.#state.complete();
+    this.#keySet.complete();
   }
 }
