@@ -81,6 +81,11 @@ export class Connection implements vscode.Disposable {
     return client;
   }
 
+  /** Whether there is a client to make requests with (a key, and a valid address). */
+  hasClient(): boolean {
+    return this.#client.value !== undefined;
+  }
+
   /** Makes the client from the current settings and key (closing the previous one). */
   async reconnect(): Promise<void> {
     const generation = ++this.#generation;

@@ -79,6 +79,15 @@ export class RunsStore {
     this.#clear({ state: 'unloaded' });
   }
 
+  /**
+   * Asks for the list again without forgetting it (Refresh Runs): the runs stay shown until the
+   * fresh first page replaces them, and stay, stale, when the listing fails (the view's message
+   * then says the service stopped answering), as a run browser keeps its list when offline.
+   */
+  relist(): void {
+    this.setListState({ state: 'unloaded' });
+  }
+
   setListState(load: LoadState): void {
     this.#list = load;
     this.#emit({ scope: 'list' });

@@ -64,31 +64,23 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   async #roots(): Promise<RunsNode[]> {
     const state = this.#connection.state;
-    if (state === 'noKey' || !this.#hasClient()) return [];
+    if (state === 'noKey' || !this.#connection.hasClient()) return [];
     // A failed listing is not tried again from here: the failure redraws the tree, which would
     // ask again at once, a request loop for as long as the key is wrong or the service is down.
     // "Try again" (Refresh Runs) and the live refresh, once the service answers, list again.
-    if (this.#store.listState.state === 'error') return [];
+    // Meanwhile the runs listed before, if any, stay (stale: the view's message says so).
+    if (this.#store.listState.state === 'error') return this.#model.roots();
     if (this.#store.listState.state !== 'loaded') {
       try {
         await this.#loader.loadFirstPage();
       } catch (error) {
         const next = this.#connection.reportFailure(error);
         this.#log.error(`could not list runs at ${this.#connection.baseUrl} (${next})`, error);
-        return [];
+        return this.#model.roots();
       }
     }
     this.#connection.reportSuccess();
     return this.#model.roots();
-  }
-
-  #hasClient(): boolean {
-    try {
-      this.#connection.client();
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   dispose(): void {

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient, isTerminalStatus, type RunLenient, type WebDataClient } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { WebDataExtension } from '../../src/extension.js';
@@ -49,6 +51,41 @@ async function runAccepting<T>(command: string, ...args: unknown[]): Promise<T> 
     if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   }
   return result;
+}
+
+/** An HTTP proxy to `target` on a port of its own, which `close()` takes down (its connections too). */
+async function forwardingProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const server = http.createServer((request, response) => {
+    const forward = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: request.url,
+        method: request.method,
+        headers: request.headers,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forward.on('error', () => response.destroy());
+    request.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
 }
 
 export function defineExtensionSuite(): void {
@@ -330,6 +367,43 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       assert.ok((await rootNodes()).length > 0);
       assert.equal(services.connection.state, 'connected');
+    });
+
+    test('Refresh Runs with the service down keeps the runs listed, marked stale', async () => {
+      // The service behind a proxy this test can take down.
+      const proxy = await forwardingProxy(env.baseUrl);
+      try {
+        await vscode.workspace
+          .getConfiguration('webdata')
+          .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+        const listed = await waitFor('runs listed through the proxy', async () => {
+          const nodes = (await rootNodes()).filter((node) => node.kind === 'run');
+          const throughProxy = services.connection.client().baseUrl.startsWith(proxy.url);
+          return throughProxy && services.store.listState.state === 'loaded' && nodes.length > 0
+            ? nodes
+            : undefined;
+        });
+        await proxy.close();
+        await vscode.commands.executeCommand('webdata.runs.refresh');
+        await waitFor('the listing to fail', async () => {
+          await rootNodes();
+          return services.store.listState.state === 'error';
+        });
+        assert.deepEqual(
+          (await rootNodes()).filter((node) => node.kind === 'run').map((node) => node.id),
+          listed.map((node) => node.id),
+        );
+        assert.equal(services.connection.state, 'unreachable');
+        assert.match(String(services.treeView.message), /^Lost the connection to /);
+      } finally {
+        await proxy.close();
+        await vscode.workspace
+          .getConfiguration('webdata')
+          .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+      }
+      await waitFor('the view back on the service', async () =>
+        services.connection.baseUrl === env.baseUrl && (await rootNodes()).length > 0 ? true : undefined,
+      );
     });
 
     test("the log quotes a failed request's id once", async () => {
