@@ -2,6 +2,7 @@ import { BehaviorSubject, map, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection.js';
 import { ResultContentProvider } from './documents/result-content-provider.js';
+import { RunDetailsDocuments } from './documents/run-details-document.js';
 import { ScreenshotFiles } from './documents/screenshot-files.js';
 import { SearchHitDocuments } from './documents/search-hit-document.js';
 import { LiveRuns, type LiveRunsOptions } from './runs/live-runs.js';
@@ -60,6 +61,7 @@ export async function makeServices(
     statusBar,
     screenshots: new ScreenshotFiles(context.globalStorageUri, connection, log),
     searchHits: new SearchHitDocuments(),
+    runDetails: new RunDetailsDocuments(connection, store),
     treeView,
   };
 
@@ -118,6 +120,7 @@ export async function makeServices(
     provider,
     statusBar,
     services.searchHits,
+    services.runDetails,
     new ResultContentProvider(connection, log),
     treeView.onDidChangeVisibility((event) => onVisibility(event.visible)),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -32,6 +32,7 @@ export { searchCollection } from './commands/search-collection.js';
 export { setApiKey } from './commands/set-api-key.js';
 export { showLog } from './commands/show-log.js';
 export { showResultFailure } from './commands/show-result-failure.js';
+export { showRunDetails } from './commands/show-run-details.js';
 export { makeServices } from './make-services.js';
 
 /** Milliseconds loading `dist/core.js` took, once something used `@webdata/core` (see scripts/build.mjs). */

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Connection } from './connection/connection.js';
+import type { RunDetailsDocuments } from './documents/run-details-document.js';
 import type { ScreenshotFiles } from './documents/screenshot-files.js';
 import type { SearchHitDocuments } from './documents/search-hit-document.js';
 import type { LiveRuns } from './runs/live-runs.js';
@@ -25,6 +26,7 @@ export interface Services {
   statusBar: RunsStatusBar;
   screenshots: ScreenshotFiles;
   searchHits: SearchHitDocuments;
+  runDetails: RunDetailsDocuments;
   treeView: vscode.TreeView<RunsNode>;
 }
 

@@ -17,7 +17,8 @@ const STATUS_ICONS: Record<string, Icon> = {
 /** Queued, running and any status this client does not know yet spin: the run is still at work. */
 const IN_FLIGHT_ICON: Icon = { id: 'loading~spin' };
 
-const TYPE_LABELS: Record<string, string> = {
+/** How each run type is named in the view. */
+export const TYPE_LABELS: Record<string, string> = {
   extract: 'Extract',
   crawl: 'Crawl',
   'deep-crawl': 'Deep crawl',
@@ -128,8 +129,16 @@ export function runAsked(params: Record<string, unknown> | null | undefined): st
   return parts.join(', ');
 }
 
-/** How long from `start` to `end` (ISO times): `850 ms`, `12.4 s`, `3 min 5 s`, `2 h 4 min`. */
-function duration(start: string, end: string): string | undefined {
+/**
+ * How long from `start` to `end` (ISO times): `850 ms`, `12.4 s`, `3 min 5 s`, `2 h 4 min`;
+ * `undefined` when either is not a time or `end` is before `start`.
+ *
+ * @example
+ * ```ts
+ * duration('2024-05-01T10:00:00.000Z', '2024-05-01T10:03:05.000Z'); // '3 min 5 s'
+ * ```
+ */
+export function duration(start: string, end: string): string | undefined {
   const ms = Date.parse(end) - Date.parse(start);
   if (!Number.isFinite(ms) || ms < 0) return undefined;
   if (ms < 1_000) return `${ms} ms`;

@@ -232,6 +232,35 @@ export function defineExtensionSuite(): void {
       await assert.rejects(client.runs.get(run.id), /not found/i);
     });
 
+    test("a run's details open in a Markdown tab: its request and timings; the same tab again", async () => {
+      const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/chair`], limit: 1 });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to end', () => terminal(run.id));
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('webdata.run.showDetails', node);
+      assert.equal(editor.document.languageId, 'markdown');
+      const text = editor.document.getText();
+      assert.match(text, /^# Crawl · completed$/m);
+      const request = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text)?.[1] ?? 'null');
+      assert.deepEqual(
+        { type: request?.type, urls: request?.urls, limit: request?.limit },
+        { type: 'crawl', urls: [`${env.site}/product/chair`], limit: 1 },
+      );
+      assert.match(text, /^\| finished \| \S+ \| took \d/m);
+
+      const again = await vscode.commands.executeCommand<vscode.TextEditor>('webdata.run.showDetails', node);
+      assert.equal(again.document.uri.toString(), editor.document.uri.toString());
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter(
+          (tab) =>
+            tab.input instanceof vscode.TabInputText &&
+            tab.input.uri.toString() === editor.document.uri.toString(),
+        );
+      assert.equal(tabs.length, 1);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
     test('a large page opens as a Markdown document', async () => {
       const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
         urls: [`${env.site}/large`],
