@@ -36,6 +36,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   { id: 'webdata.run.refresh', load: async () => (await import('../parts.js')).refreshRun },
   { id: 'webdata.run.cancel', load: async () => (await import('../parts.js')).cancelRun },
   { id: 'webdata.run.retry', load: async () => (await import('../parts.js')).retryRun },
+  { id: 'webdata.run.runAgain', load: async () => (await import('../parts.js')).runAgain },
   { id: 'webdata.run.delete', load: async () => (await import('../parts.js')).deleteRun },
   { id: 'webdata.run.copyId', load: async () => (await import('../parts.js')).copyRunId },
   { id: 'webdata.run.showDetails', load: async () => (await import('../parts.js')).showRunDetails },

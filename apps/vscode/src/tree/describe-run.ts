@@ -1,4 +1,5 @@
 import { isTerminalStatus } from '@webdata/core';
+import { requestOfRun } from '../runs/run-request.js';
 import type { Result, Run } from '../runs/run-types.js';
 
 /** A codicon and the theme colour to draw it in. */
@@ -150,20 +151,23 @@ export function duration(start: string, end: string): string | undefined {
 
 /**
  * Flags that menus match in `viewItem`: `run`, then `cancelable` while in
- * flight, `retryable` once it ended without full success, `deletable`,
+ * flight, `retryable` once it ended without full success, `rerunnable` once
+ * it ended when its request can be rebuilt (Run Again), `deletable`,
  * `hasResults` when some page succeeded.
  *
  * @example
  * ```ts
- * runContextValue({ status: 'incomplete', stats: { succeeded: 1 } } as Run); // 'run retryable deletable hasResults'
+ * runContextValue({ status: 'incomplete', type: 'crawl', urls: ['https://a.example/'], params: {}, stats: { succeeded: 1 } } as Run);
+ * // 'run retryable rerunnable deletable hasResults'
  * ```
  */
-export function runContextValue(run: Pick<Run, 'status' | 'stats'>): string {
+export function runContextValue(run: Pick<Run, 'status' | 'stats' | 'type' | 'urls' | 'params'>): string {
   const flags = ['run'];
   if (!isTerminalStatus(run.status)) flags.push('cancelable');
   if (run.status === 'incomplete' || run.status === 'failed' || run.status === 'cancelled') {
     flags.push('retryable');
   }
+  if (isTerminalStatus(run.status) && requestOfRun(run)) flags.push('rerunnable');
   flags.push('deletable');
   if ((run.stats?.succeeded ?? 0) > 0) flags.push('hasResults');
   return flags.join(' ');

@@ -39,7 +39,7 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
       label: 'Extract · shop.example/p/lamp',
       description: '2/2 · 2 h ago',
       icon: { id: 'pass', color: 'testing.iconPassed' },
-      contextValue: 'run deletable hasResults',
+      contextValue: 'run rerunnable deletable hasResults',
     });
     expect(model.roots()).toEqual([b, a]);
     expect(model.roots()[0]).toBe(b);
@@ -64,7 +64,7 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     store.applySnapshot(finished(run, 'failed'));
     expect(model.view(x!, NOW)).toMatchObject({
       icon: { id: 'error' },
-      contextValue: 'run retryable deletable hasResults',
+      contextValue: 'run retryable rerunnable deletable hasResults',
     });
   });
 

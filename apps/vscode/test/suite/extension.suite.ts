@@ -261,6 +261,24 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('Run Again starts a new run with the same request, and the view follows it', async () => {
+      const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`], limit: 1 });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to end', () => terminal(run.id));
+      assert.match(String(item(node).contextValue), /\brerunnable\b/);
+      const again = await vscode.commands.executeCommand<RunLenient | undefined>(
+        'webdata.run.runAgain',
+        node,
+      );
+      assert.ok(again, 'a new run was started');
+      assert.notEqual(again.id, run.id);
+      assert.equal(again.type, 'crawl');
+      assert.deepEqual(again.urls, [`${env.site}/product/lamp`]);
+      assert.deepEqual(again.params, (await client.runs.get(run.id)).params);
+      await waitFor('the new run to complete in the tree', () => storeRun(again.id)?.status === 'completed');
+    });
+
     test('a large page opens as a Markdown document', async () => {
       const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
         urls: [`${env.site}/large`],
