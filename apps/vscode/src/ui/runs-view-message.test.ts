@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runsViewMessage } from './runs-view-message.js';
+import { runsViewDescription, runsViewMessage } from './runs-view-message.js';
 
 const URL = 'http://127.0.0.1:8787';
 
@@ -28,5 +28,15 @@ describe('runsViewMessage', () => {
     for (const state of ['connected', 'unauthorized', 'unreachable', 'error'] as const) {
       expect(runsViewMessage(state, URL, true)).not.toMatch(/\$\(/);
     }
+  });
+});
+
+describe('runsViewDescription', () => {
+  it('names the configured address while it does not answer or refuses the key, and nothing once connected', () => {
+    expect(runsViewDescription('unreachable', 'http://127.0.0.1:9999/')).toBe('127.0.0.1:9999');
+    expect(runsViewDescription('unauthorized', 'https://data.example/')).toBe('data.example');
+    expect(runsViewDescription('error', 'http://127.0.0.1:9999')).toBe('127.0.0.1:9999');
+    expect(runsViewDescription('connected', 'http://127.0.0.1:9999')).toBeUndefined();
+    expect(runsViewDescription('noKey', 'http://127.0.0.1:9999')).toBeUndefined();
   });
 });

@@ -35,3 +35,20 @@ export function runsViewMessage(
       return undefined;
   }
 }
+
+/**
+ * What the Runs view shows beside its title: the service's address while
+ * something is wrong with it (not answering, refusing the key, another
+ * error), so that the welcome content, which VS Code cannot fill in, can
+ * point at it; otherwise nothing (a "Connected to …" line says it above the runs).
+ *
+ * @example
+ * ```ts
+ * runsViewDescription('unreachable', 'http://127.0.0.1:9999'); // '127.0.0.1:9999'
+ * runsViewDescription('connected', 'http://127.0.0.1:9999'); // undefined
+ * ```
+ */
+export function runsViewDescription(state: ConnectionState, baseUrl: string): string | undefined {
+  if (state !== 'unreachable' && state !== 'unauthorized' && state !== 'error') return undefined;
+  return baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+}

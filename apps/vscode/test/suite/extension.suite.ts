@@ -442,6 +442,8 @@ export function defineExtensionSuite(): void {
         );
         assert.equal(services.connection.state, 'unreachable');
         assert.match(String(services.treeView.message), /^Lost the connection to /);
+        // The configured address, beside the view's title (the welcome content cannot name it).
+        assert.equal(services.treeView.description, proxy.url.replace('http://', ''));
       } finally {
         await proxy.close();
         await vscode.workspace
