@@ -14,6 +14,12 @@ export const URL_DOCUMENTS: vscode.DocumentSelector = [
   { pattern: '**/*.tsv' },
 ];
 
+/**
+ * The URI schemes of the extension's own tabs all begin so (`webdata-result`, `webdata-document`,
+ * `webdata-search`, `webdata-run`); matched by prefix so that activation loads none of their modules.
+ */
+export const OWN_SCHEME_PREFIX = 'webdata-';
+
 /** Bigger documents get no lenses: scanning them on every edit is not worth it. */
 const MAX_CHARACTERS = 1_000_000;
 /** Lenses in one document at most. */
@@ -34,6 +40,9 @@ export class UrlCodeLensProvider implements vscode.CodeLensProvider {
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     if (!vscode.workspace.getConfiguration(SETTINGS).get<boolean>('codeLens.enabled', true)) return [];
+    // Not in the extension's own read-only tabs (crawled pages, run details…): a lens over every
+    // link of a crawled page is clutter, not a list of pages someone keeps.
+    if (document.uri.scheme.startsWith(OWN_SCHEME_PREFIX)) return [];
     const text = document.getText();
     if (text.length > MAX_CHARACTERS) return [];
     const byLine = new Map<number, { range: vscode.Range; urls: string[] }>();

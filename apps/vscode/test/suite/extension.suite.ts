@@ -247,6 +247,15 @@ export function defineExtensionSuite(): void {
         { type: 'crawl', urls: [`${env.site}/product/chair`], limit: 1 },
       );
       assert.match(text, /^\| finished \| \S+ \| took \d/m);
+      // The URLs of the extension's own tabs get no "Extract from this URL" lens.
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        editor.document.uri,
+      );
+      assert.deepEqual(
+        lenses.filter((lens) => lens.command?.command === 'webdata.extractFromUrl'),
+        [],
+      );
 
       const again = await vscode.commands.executeCommand<vscode.TextEditor>('webdata.run.showDetails', node);
       assert.equal(again.document.uri.toString(), editor.document.uri.toString());
