@@ -70,7 +70,12 @@ export async function makeServices(
     // Set on change only: the store changes with every snapshot of a run in flight.
     if (treeView.message !== message) treeView.message = message;
     // The welcome content cannot name the configured address; the title's description does.
-    const description = runsViewDescription(connection.state, connection.baseUrl);
+    const retryAt = connection.retryAt;
+    const description = runsViewDescription(
+      connection.state,
+      connection.baseUrl,
+      retryAt === undefined ? undefined : new Date(retryAt).toLocaleTimeString(),
+    );
     if (treeView.description !== description) treeView.description = description;
   };
 

@@ -1,4 +1,4 @@
-import { createClient, type WebDataClient } from '@webdata/core';
+import { createClient, RateLimitError, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
 import { SETTINGS } from '../settings.js';
@@ -37,6 +37,7 @@ export class Connection implements vscode.Disposable {
   readonly #keySet = new BehaviorSubject<boolean | undefined>(undefined);
   readonly #disposables: vscode.Disposable[] = [];
   #generation = 0;
+  #retryAt: number | undefined;
 
   /** The current client (`undefined` without a key or a valid address); a new one after every change. */
   readonly client$: Observable<WebDataClient | undefined> = this.#client.asObservable();
@@ -74,6 +75,11 @@ export class Connection implements vscode.Disposable {
     return this.#state.value;
   }
 
+  /** When the service said to come back (epoch ms), while the state is `rateLimited` and it said so. */
+  get retryAt(): number | undefined {
+    return this.state === 'rateLimited' ? this.#retryAt : undefined;
+  }
+
   /** The client to make requests with; throws {@link NotConnectedError} when there is none. */
   client(): WebDataClient {
     const client = this.#client.value;
@@ -103,8 +109,9 @@ export class Connection implements vscode.Disposable {
           baseUrl: this.baseUrl,
           apiKey,
           logger: this.#log.clientLogger,
-          // One retry: a person is waiting, and the view retries on its own.
-          retry: { maxRetries: 1 },
+          // One retry, two after a 429 (not the library's eight, ~25 s of waiting): a person is
+          // waiting, the view says when the service asks to wait, and it retries on its own.
+          retry: { maxRetries: 1, rateLimitRetries: 2 },
           // A change restarts the fast schedule at 1 s rather than 250 ms: a tree redrawn
           // once a second is live enough, and it keeps the view's requests few.
           poll: { initialMs: 1_000 },
@@ -129,6 +136,11 @@ export class Connection implements vscode.Disposable {
   /** A request failed: the state says why, when the failure is about the connection. */
   reportFailure(error: unknown): ConnectionState {
     const state = stateAfter(error);
+    // Before the state: its subscribers read it.
+    this.#retryAt =
+      error instanceof RateLimitError && error.retryAfterMs !== undefined
+        ? Date.now() + error.retryAfterMs
+        : undefined;
     if (this.#client.value) this.#state.next(state);
     return state;
   }

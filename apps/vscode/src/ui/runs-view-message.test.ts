@@ -10,6 +10,7 @@ describe('runsViewMessage', () => {
       'connecting',
       'connected',
       'unauthorized',
+      'rateLimited',
       'unreachable',
       'error',
     ] as const) {
@@ -24,6 +25,9 @@ describe('runsViewMessage', () => {
       `${URL} refused the API key: run Web Data: Set API Key`,
     );
     expect(runsViewMessage('error', URL, true)).toMatch(/Show Log/);
+    expect(runsViewMessage('rateLimited', URL, true)).toBe(
+      `${URL} asks to wait (too many requests): the view tries again on its own`,
+    );
     expect(runsViewMessage('connecting', URL, true)).toBeUndefined();
     for (const state of ['connected', 'unauthorized', 'unreachable', 'error'] as const) {
       expect(runsViewMessage(state, URL, true)).not.toMatch(/\$\(/);
@@ -38,5 +42,12 @@ describe('runsViewDescription', () => {
     expect(runsViewDescription('error', 'http://127.0.0.1:9999')).toBe('127.0.0.1:9999');
     expect(runsViewDescription('connected', 'http://127.0.0.1:9999')).toBeUndefined();
     expect(runsViewDescription('noKey', 'http://127.0.0.1:9999')).toBeUndefined();
+  });
+
+  it('says until when to wait after a 429, when the service said', () => {
+    expect(runsViewDescription('rateLimited', 'http://127.0.0.1:9999', '10:15:30')).toBe(
+      '127.0.0.1:9999 · wait until 10:15:30',
+    );
+    expect(runsViewDescription('rateLimited', 'http://127.0.0.1:9999')).toBe('127.0.0.1:9999');
   });
 });

@@ -29,6 +29,8 @@ export function runsViewMessage(
       return `Lost the connection to ${baseUrl}: retrying…`;
     case 'unauthorized':
       return `${baseUrl} refused the API key: run Web Data: Set API Key`;
+    case 'rateLimited':
+      return `${baseUrl} asks to wait (too many requests): the view tries again on its own`;
     case 'error':
       return `Could not refresh the runs from ${baseUrl}: Web Data: Show Log says why`;
     default:
@@ -38,17 +40,25 @@ export function runsViewMessage(
 
 /**
  * What the Runs view shows beside its title: the service's address while
- * something is wrong with it (not answering, refusing the key, another
- * error), so that the welcome content, which VS Code cannot fill in, can
- * point at it; otherwise nothing (a "Connected to …" line says it above the runs).
+ * something is wrong with it (not answering, refusing the key, asking to
+ * wait, another error), so that the welcome content, which VS Code cannot
+ * fill in, can point at it, and when it asked to wait, until when
+ * (`retryAfter`, a time of day); otherwise nothing (a "Connected to …" line
+ * says it above the runs).
  *
  * @example
  * ```ts
  * runsViewDescription('unreachable', 'http://127.0.0.1:9999'); // '127.0.0.1:9999'
+ * runsViewDescription('rateLimited', 'http://127.0.0.1:9999', '10:15:30'); // '127.0.0.1:9999 · wait until 10:15:30'
  * runsViewDescription('connected', 'http://127.0.0.1:9999'); // undefined
  * ```
  */
-export function runsViewDescription(state: ConnectionState, baseUrl: string): string | undefined {
-  if (state !== 'unreachable' && state !== 'unauthorized' && state !== 'error') return undefined;
-  return baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+export function runsViewDescription(
+  state: ConnectionState,
+  baseUrl: string,
+  retryAfter?: string,
+): string | undefined {
+  if (state === 'noKey' || state === 'connecting' || state === 'connected') return undefined;
+  const address = baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+  return state === 'rateLimited' && retryAfter ? `${address} · wait until ${retryAfter}` : address;
 }

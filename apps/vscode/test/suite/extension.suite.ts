@@ -425,6 +425,41 @@ export function defineExtensionSuite(): void {
       assert.equal(services.connection.state, 'connected');
     });
 
+    test('a 429 (too many refused keys from this address) says to wait, and until when', async () => {
+      await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
+      // Refused keys from one address past a burst get 429 until the rate drops: keep them coming.
+      let flooding = true;
+      const flood = (async () => {
+        while (flooding) {
+          await fetch(`${env.baseUrl}/api/v1/runs`, { headers: { 'x-api-key': 'wd_not_a_key' } });
+        }
+      })();
+      try {
+        await waitFor('the service to ask to wait', async () => {
+          const answer = await fetch(`${env.baseUrl}/api/v1/runs`, {
+            headers: { 'x-api-key': 'wd_not_a_key' },
+          });
+          return answer.status === 429;
+        });
+        // A listing may slip in on a token the flood left (401): try again until one is held back.
+        await waitFor('the view to say it is asked to wait', async () => {
+          await vscode.commands.executeCommand('webdata.runs.refresh');
+          await rootNodes();
+          return services.connection.state === 'rateLimited';
+        });
+        assert.match(String(services.treeView.description), /^127\.0\.0\.1:\d+ · wait until \S/);
+        assert.equal(services.treeView.message, undefined, 'the welcome content shows');
+      } finally {
+        flooding = false;
+        await flood;
+        // A valid key is never held back.
+        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      }
+      await waitFor('the view connected again', async () =>
+        (await rootNodes()).length > 0 && services.connection.state === 'connected' ? true : undefined,
+      );
+    });
+
     test('Refresh Runs with the service down keeps the runs listed, marked stale', async () => {
       // The service behind a proxy this test can take down.
       const proxy = await forwardingProxy(env.baseUrl);
