@@ -10,8 +10,17 @@ describe('resultFailure', () => {
       http_status: 404,
       error: { code: 'http_error', message: 'HTTP 404 from http://127.0.0.1:8000/nope.html' },
     });
-    expect(resultFailure(failed)).toBe(
-      '127.0.0.1:8000/nope.html failed: HTTP 404 from http://127.0.0.1:8000/nope.html (http_error)',
+    expect(resultFailure(failed)).toBe('127.0.0.1:8000/nope.html failed: HTTP 404 (http_error)');
+  });
+
+  it('names the page once, but keeps another URL the message names (where a redirect led)', () => {
+    const redirected = makeResult('run_1', 'res_2', {
+      status: 'failed',
+      url: 'http://127.0.0.1:8000/old',
+      error: { code: 'http_error', message: 'HTTP 404 from http://127.0.0.1:8000/new' },
+    });
+    expect(resultFailure(redirected)).toBe(
+      '127.0.0.1:8000/old failed: HTTP 404 from http://127.0.0.1:8000/new (http_error)',
     );
   });
 

@@ -205,17 +205,21 @@ export function resultDescription(result: Result): string {
 
 /**
  * Why a failed result failed, in one line for a message: its page, the
- * service's error message, and its code.
+ * service's error message, and its code. The line names the page first, so
+ * the message's own "from <the page's URL>" is left out (a different URL,
+ * where a redirect led, stays).
  *
  * @example
  * ```ts
  * resultFailure({ id: 'r', status: 'failed', url: 'https://a.example/x', error: { code: 'http_error', message: 'HTTP 404 from https://a.example/x' } });
- * // 'a.example/x failed: HTTP 404 from https://a.example/x (http_error)'
+ * // 'a.example/x failed: HTTP 404 (http_error)'
  * ```
  */
 export function resultFailure(result: Result): string {
   const page = result.url ? shortUrl(result.url) : result.id;
-  const { code, message } = result.error ?? {};
+  const { code } = result.error ?? {};
+  const said = result.error?.message;
+  const message = said && result.url ? said.replace(` from ${result.url}`, '') : said;
   if (message && code) return `${page} failed: ${message} (${code})`;
   if (message || code) return `${page} failed: ${message ?? code}`;
   const status = result.http_status ? ` (HTTP ${result.http_status})` : '';
