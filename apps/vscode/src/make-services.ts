@@ -16,7 +16,7 @@ import type { RunsNode } from './tree/runs-tree-model.js';
 import { RunsTreeModel } from './tree/runs-tree-model.js';
 import { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import { Log } from './ui/log.js';
-import { runsViewDescription, runsViewMessage } from './ui/runs-view-message.js';
+import { runsViewMessage, runsViewTitle } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
 
 /** How often the relative times of a visible view are redrawn (no request is made). */
@@ -69,14 +69,9 @@ export async function makeServices(
     const message = runsViewMessage(connection.state, connection.baseUrl, store.runs.length > 0);
     // Set on change only: the store changes with every snapshot of a run in flight.
     if (treeView.message !== message) treeView.message = message;
-    // The welcome content cannot name the configured address; the title's description does.
-    const retryAt = connection.retryAt;
-    const description = runsViewDescription(
-      connection.state,
-      connection.baseUrl,
-      retryAt === undefined ? undefined : new Date(retryAt).toLocaleTimeString(),
-    );
-    if (treeView.description !== description) treeView.description = description;
+    // The welcome content cannot name the configured address; the view's title does.
+    const title = runsViewTitle(connection.state, connection.baseUrl);
+    if (treeView.title !== title) treeView.title = title;
   };
 
   const visible$ = new BehaviorSubject(treeView.visible);
@@ -89,6 +84,12 @@ export async function makeServices(
       provider.redrawAll();
     }),
     connection.state$.subscribe((state) => {
+      // Set first: the welcome content names pnpm start's address only when it is the one used.
+      void vscode.commands.executeCommand(
+        'setContext',
+        'webdata.defaultAddress',
+        connection.atDefaultAddress,
+      );
       void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
       showMessage();
     }),

@@ -1,4 +1,4 @@
-import { createClient, RateLimitError, type WebDataClient } from '@webdata/core';
+import { createClient, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
 import { SETTINGS } from '../settings.js';
@@ -37,7 +37,6 @@ export class Connection implements vscode.Disposable {
   readonly #keySet = new BehaviorSubject<boolean | undefined>(undefined);
   readonly #disposables: vscode.Disposable[] = [];
   #generation = 0;
-  #retryAt: number | undefined;
 
   /** The current client (`undefined` without a key or a valid address); a new one after every change. */
   readonly client$: Observable<WebDataClient | undefined> = this.#client.asObservable();
@@ -65,6 +64,11 @@ export class Connection implements vscode.Disposable {
     );
   }
 
+  /** Whether {@link baseUrl} is the default address, where `pnpm start` serves. */
+  get atDefaultAddress(): boolean {
+    return this.baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL;
+  }
+
   /** The service's address, from the settings. */
   get baseUrl(): string {
     const configured = vscode.workspace.getConfiguration(SETTINGS).get<string>('baseUrl')?.trim();
@@ -73,11 +77,6 @@ export class Connection implements vscode.Disposable {
 
   get state(): ConnectionState {
     return this.#state.value;
-  }
-
-  /** When the service said to come back (epoch ms), while the state is `rateLimited` and it said so. */
-  get retryAt(): number | undefined {
-    return this.state === 'rateLimited' ? this.#retryAt : undefined;
   }
 
   /** The client to make requests with; throws {@link NotConnectedError} when there is none. */
@@ -136,11 +135,6 @@ export class Connection implements vscode.Disposable {
   /** A request failed: the state says why, when the failure is about the connection. */
   reportFailure(error: unknown): ConnectionState {
     const state = stateAfter(error);
-    // Before the state: its subscribers read it.
-    this.#retryAt =
-      error instanceof RateLimitError && error.retryAfterMs !== undefined
-        ? Date.now() + error.retryAfterMs
-        : undefined;
     if (this.#client.value) this.#state.next(state);
     return state;
   }

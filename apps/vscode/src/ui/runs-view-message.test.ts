@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runsViewDescription, runsViewMessage } from './runs-view-message.js';
+import { runsViewMessage, runsViewTitle } from './runs-view-message.js';
 
 const URL = 'http://127.0.0.1:8787';
 
@@ -35,19 +35,13 @@ describe('runsViewMessage', () => {
   });
 });
 
-describe('runsViewDescription', () => {
-  it('names the configured address while it does not answer or refuses the key, and nothing once connected', () => {
-    expect(runsViewDescription('unreachable', 'http://127.0.0.1:9999/')).toBe('127.0.0.1:9999');
-    expect(runsViewDescription('unauthorized', 'https://data.example/')).toBe('data.example');
-    expect(runsViewDescription('error', 'http://127.0.0.1:9999')).toBe('127.0.0.1:9999');
-    expect(runsViewDescription('connected', 'http://127.0.0.1:9999')).toBeUndefined();
-    expect(runsViewDescription('noKey', 'http://127.0.0.1:9999')).toBeUndefined();
-  });
-
-  it('says until when to wait after a 429, when the service said', () => {
-    expect(runsViewDescription('rateLimited', 'http://127.0.0.1:9999', '10:15:30')).toBe(
-      '127.0.0.1:9999 · wait until 10:15:30',
-    );
-    expect(runsViewDescription('rateLimited', 'http://127.0.0.1:9999')).toBe('127.0.0.1:9999');
+describe('runsViewTitle', () => {
+  it('names the configured address while it does not answer or refuses the key, and only Runs once connected', () => {
+    expect(runsViewTitle('unreachable', 'http://127.0.0.1:9999/')).toBe('Runs · 127.0.0.1:9999');
+    expect(runsViewTitle('unauthorized', 'https://data.example/')).toBe('Runs · data.example');
+    expect(runsViewTitle('error', 'http://127.0.0.1:9999')).toBe('Runs · 127.0.0.1:9999');
+    expect(runsViewTitle('connected', 'http://127.0.0.1:9999')).toBe('Runs');
+    expect(runsViewTitle('noKey', 'http://127.0.0.1:9999')).toBe('Runs');
+    expect(runsViewTitle('rateLimited', 'http://127.0.0.1:9999')).toBe('Runs · 127.0.0.1:9999');
   });
 });

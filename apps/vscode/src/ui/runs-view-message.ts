@@ -38,27 +38,23 @@ export function runsViewMessage(
   }
 }
 
+/** The Runs view's title, as package.json names the view. */
+export const RUNS_VIEW_TITLE = 'Runs';
+
 /**
- * What the Runs view shows beside its title: the service's address while
- * something is wrong with it (not answering, refusing the key, asking to
- * wait, another error), so that the welcome content, which VS Code cannot
- * fill in, can point at it, and when it asked to wait, until when
- * (`retryAfter`, a time of day); otherwise nothing (a "Connected to …" line
- * says it above the runs).
+ * The Runs view's title: `Runs`, and the service's address while something
+ * is wrong with it (not answering, refusing the key, asking to wait, another
+ * error), which the welcome content, which VS Code cannot fill in, points
+ * at. (A view's description would not do: VS Code does not draw it when the
+ * view is alone in its container, as this one is.)
  *
  * @example
  * ```ts
- * runsViewDescription('unreachable', 'http://127.0.0.1:9999'); // '127.0.0.1:9999'
- * runsViewDescription('rateLimited', 'http://127.0.0.1:9999', '10:15:30'); // '127.0.0.1:9999 · wait until 10:15:30'
- * runsViewDescription('connected', 'http://127.0.0.1:9999'); // undefined
+ * runsViewTitle('unreachable', 'http://127.0.0.1:9999'); // 'Runs · 127.0.0.1:9999'
+ * runsViewTitle('connected', 'http://127.0.0.1:9999'); // 'Runs'
  * ```
  */
-export function runsViewDescription(
-  state: ConnectionState,
-  baseUrl: string,
-  retryAfter?: string,
-): string | undefined {
-  if (state === 'noKey' || state === 'connecting' || state === 'connected') return undefined;
-  const address = baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '');
-  return state === 'rateLimited' && retryAfter ? `${address} · wait until ${retryAfter}` : address;
+export function runsViewTitle(state: ConnectionState, baseUrl: string): string {
+  if (state === 'noKey' || state === 'connecting' || state === 'connected') return RUNS_VIEW_TITLE;
+  return `${RUNS_VIEW_TITLE} · ${baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '')}`;
 }
