@@ -75,4 +75,8 @@ describe('runAsked', () => {
     expect(runAsked({})).toBe('');
     expect(runAsked(null)).toBe('');
   });
+
+  it('says one page in the singular', () => {
+    expect(runAsked({ max_depth: 0, limit: 1 })).toBe('depth 0, at most 1 page');
+  });
 });
