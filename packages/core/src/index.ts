@@ -23,6 +23,7 @@ export {
 } from '@webdata/contract';
 export { type ClientOptions, createClient, WebDataClient } from './client.js';
 export { collectRun, type ResultDataOf } from './collect-run.js';
+export { eachEvent } from './each-event.js';
 export {
   AbortError,
   ApiError,

@@ -9,6 +9,7 @@ import {
   ConflictError,
   collectRun,
   createClient,
+  eachEvent,
   NotFoundError,
   type RunEvent,
   RunFailedError,
@@ -258,6 +259,35 @@ describe('the client against the real server', () => {
     expect(urls).toEqual(['/', '/a', '/b', '/c', '/d'].map((p) => `${site.url}${p}`));
     const done = events.at(-1);
     expect(done?.type === 'completed' && done.results).toBe(5);
+  });
+
+  it('goes through a run with for await: created, snapshots, results, completed; a break cancels the run', async () => {
+    const seen: string[] = [];
+    for await (const event of eachEvent(client.crawl({ urls: [`${site.url}/a`, `${site.url}/b`] }))) {
+      seen.push(event.type === 'result' ? `result ${event.result.url}` : event.type);
+    }
+    expect(seen[0]).toBe('created');
+    expect(seen.filter((line) => line.startsWith('result')).sort()).toEqual([
+      `result ${site.url}/a`,
+      `result ${site.url}/b`,
+    ]);
+    expect(seen.at(-1)).toBe('completed');
+    expect(seen.indexOf('completed')).toBeGreaterThan(seen.lastIndexOf('status'));
+
+    const held = await startFixtureSite();
+    try {
+      let id = '';
+      const run$ = client.crawl({ urls: [`${held.url}/hold/e`] }, { cancelOnUnsubscribe: true });
+      for await (const event of eachEvent(run$)) {
+        if (event.type === 'created') id = event.run.id;
+        if (event.type === 'status' && event.run.status === 'running') break;
+      }
+      expect(id).not.toBe('');
+      const run = await client.runs.wait(id, { deadlineMs: 10_000 });
+      expect(run.status).toBe('cancelled');
+    } finally {
+      await held.close();
+    }
   });
 
   it('cancels a running run, then retries it through the client', async () => {
