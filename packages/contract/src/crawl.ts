@@ -54,7 +54,16 @@ export const CrawlRequest = z
   .strictObject(crawlFields)
   .superRefine(requireUrlsOrUrl)
   .meta({ id: 'CrawlRequest' });
-export type CrawlRequest = z.input<typeof CrawlRequest>;
+/**
+ * A crawl request as a caller writes it: `urls` or `url`, exactly one (the
+ * schema's refinement says so at run time; the type says it at compile time,
+ * so `client.crawl({})` does not compile).
+ */
+export type CrawlRequest = OneStartOf<z.input<typeof CrawlRequest>>;
+/** `urls` or `url`, exactly one of them, and the other fields as they are. */
+type OneStartOf<T extends { urls?: unknown; url?: unknown }> =
+  | (Omit<T, 'urls' | 'url'> & { urls: NonNullable<T['urls']>; url?: undefined })
+  | (Omit<T, 'urls' | 'url'> & { url: NonNullable<T['url']>; urls?: undefined });
 export type CrawlParams = z.output<typeof CrawlRequest>;
 
 /** `POST /api/v1/runs` body for a crawl. */

@@ -34,6 +34,16 @@ describe('the client types', () => {
     void client.runs.list({ status: 'complted' });
   });
 
+  it('takes a crawl from urls or from url, exactly one of them', () => {
+    // Cold streams: nothing is sent.
+    void client.crawl({ urls, limit: 5 });
+    void client.crawl({ url: 'https://example.org/', formats: ['markdown'] });
+    // @ts-expect-error neither urls nor url: the service would refuse it
+    void client.crawl({ limit: 5 });
+    // @ts-expect-error both urls and url: the service would refuse it
+    void client.crawl({ urls, url: 'https://example.org/' });
+  });
+
   it("types page and run error codes as the contract's codes, open to a foreign server's", () => {
     type Run = Awaited<ReturnType<typeof client.runs.get>>;
     expectTypeOf<NonNullable<ExpandedResult['error']>['code']>().toEqualTypeOf<
