@@ -71,7 +71,7 @@ export function snippetBuilder(query: ParsedQuery): (text: string) => MarkedSnip
  */
 export function pageSnippet(
   build: (text: string) => MarkedSnippet | null,
-  page: { body: string; title: string | null; headings: string },
+  page: SnippetSource,
 ): string | null {
   const body = build(page.body);
   if (body !== null) return body.text;
@@ -79,6 +79,35 @@ export function pageSnippet(
   const headings = build(page.headings);
   if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
   return title?.text ?? null;
+}
+
+/** What a page's snippet is built from. */
+export interface SnippetSource {
+  body: string;
+  title: string | null;
+  headings: string;
+}
+
+/**
+ * The snippets of the returned pages `seqs`, built from their text (`pageOf`: `undefined` for a
+ * page gone meanwhile) by {@link pageSnippet}, and `unbuilt`: the pages none was built for, which
+ * the caller may ask its index for (its stems reach further). What both stores share.
+ */
+export function snippetsOfPages(
+  query: ParsedQuery,
+  seqs: readonly number[],
+  pageOf: (seq: number) => SnippetSource | undefined,
+): { snippets: Map<number, string>; unbuilt: number[] } {
+  const build = snippetBuilder(query);
+  const snippets = new Map<number, string>();
+  const unbuilt: number[] = [];
+  for (const seq of seqs) {
+    const page = pageOf(seq);
+    const snippet = page === undefined ? null : pageSnippet(build, page);
+    if (snippet !== null) snippets.set(seq, snippet);
+    else unbuilt.push(seq);
+  }
+  return { snippets, unbuilt };
 }
 
 function patternsOf(query: ParsedQuery): Pattern[] {

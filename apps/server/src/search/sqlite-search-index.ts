@@ -30,7 +30,7 @@ import {
   summaryOf,
 } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
-import { pageSnippet, snippetBuilder } from './snippet.js';
+import { snippetsOfPages } from './snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
 
@@ -244,9 +244,10 @@ export class SqliteSearchIndex implements SearchIndexLike {
       score: r.score,
     }));
     // Of the best pages, those holding the question's words together in one passage first.
-    const bodies = new Map<number, string>();
-    if (this.passage.weight > 0 || this.passage.proximity > 0)
-      for (const { seq } of ranked.slice(0, this.passage.depth)) bodies.set(seq, this.store.body(seq));
+    const bodies =
+      this.passage.weight > 0 || this.passage.proximity > 0
+        ? this.store.bodies(ranked.slice(0, this.passage.depth).map((r) => r.seq))
+        : new Map<number, string>();
     ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
@@ -375,23 +376,14 @@ export class SqliteSearchIndex implements SearchIndexLike {
     bodies: ReadonlyMap<number, string>,
     documents: ReadonlyMap<number, MatchedDocument | undefined>,
   ): Map<number, string> {
-    const snippets = new Map<number, string>();
     const unread = this.store.bodies(seqs.filter((seq) => !bodies.has(seq)));
-    const build = snippetBuilder(parsed);
-    const unmarked: number[] = [];
-    for (const seq of seqs) {
+    const { snippets, unbuilt } = snippetsOfPages(parsed, seqs, (seq) => {
       const doc = documents.get(seq);
-      const snippet =
-        doc === undefined
-          ? null
-          : pageSnippet(build, {
-              body: bodies.get(seq) ?? unread.get(seq) ?? '',
-              title: doc.title,
-              headings: doc.headings,
-            });
-      if (snippet !== null) snippets.set(seq, snippet);
-      else if (lexical.has(seq)) unmarked.push(seq);
-    }
+      return (
+        doc && { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings }
+      );
+    });
+    const unmarked = unbuilt.filter((seq) => lexical.has(seq));
     for (const [seq, snippet] of this.store.snippets(match, unmarked)) snippets.set(seq, snippet);
     return snippets;
   }

@@ -23,7 +23,7 @@ import {
   summaryOf,
 } from '../../search/rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
-import { pageSnippet, snippetBuilder } from '../../search/snippet.js';
+import { snippetsOfPages } from '../../search/snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import {
   chunkSnippet,
@@ -272,19 +272,18 @@ export class PostgresSearchIndex implements SearchIndexLike {
       shown.map((hit) => hit.seq).filter((seq) => !bodies.has(seq)),
     ))
       bodies.set(seq, body);
-    const build = snippetBuilder(parsed);
-    const built = new Map<number, string | null>();
-    for (const { seq } of shown) {
-      const row = bySeq.get(seq)!;
-      built.set(
-        seq,
-        pageSnippet(build, { body: bodies.get(seq) ?? '', title: row.title, headings: row.headings }),
-      );
-    }
+    const { snippets: built, unbuilt } = snippetsOfPages(
+      parsed,
+      shown.map((hit) => hit.seq),
+      (seq) => {
+        const row = bySeq.get(seq)!;
+        return { body: bodies.get(seq) ?? '', title: row.title, headings: row.headings };
+      },
+    );
     const lexical = new Set(rows.map((row) => row.seq));
     const headlines = await this.snippets(
       parsed,
-      shown.map((hit) => hit.seq).filter((seq) => built.get(seq) === null && lexical.has(seq)),
+      unbuilt.filter((seq) => lexical.has(seq)),
     );
     const data: SearchHit[] = shown.map(({ seq, score }) => {
       const row = bySeq.get(seq)!;

@@ -95,7 +95,6 @@ export class SearchDocumentStore {
   private readonly collectionsOf: Statement;
   private readonly documentBySeq: Statement;
   private readonly documentsBySeq: Statement;
-  private readonly bodyBySeq: Statement;
   private readonly bodiesBySeq: Statement;
   private readonly bodySnippets: Statement;
   private readonly scoresOfRows: Statement;
@@ -131,7 +130,6 @@ export class SearchDocumentStore {
     this.documentsBySeq = db.prepare(
       `SELECT ${documentColumns} FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))`,
     );
-    this.bodyBySeq = db.prepare('SELECT body FROM search_documents WHERE seq = ?').pluck();
     this.bodiesBySeq = db.prepare(
       'SELECT seq, body FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))',
     );
@@ -320,11 +318,6 @@ export class SearchDocumentStore {
     for (const doc of this.documentsBySeq.all(JSON.stringify(seqs)) as MatchedDocument[])
       found.set(doc.seq, doc);
     return found;
-  }
-
-  /** The body of row `seq` ('' when it was deleted meanwhile). */
-  body(seq: number): string {
-    return (this.bodyBySeq.get(seq) as string | undefined) ?? '';
   }
 
   /** The bodies of the rows `seqs` (one statement; a row deleted meanwhile is left out). */
