@@ -16,7 +16,7 @@ import type { RunsNode } from './tree/runs-tree-model.js';
 import { RunsTreeModel } from './tree/runs-tree-model.js';
 import { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import { Log } from './ui/log.js';
-import { runsViewMessage, runsViewTitle } from './ui/runs-view-message.js';
+import { runsViewActions, runsViewMessage } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
 
 /** How often the relative times of a visible view are redrawn (no request is made). */
@@ -69,10 +69,9 @@ export async function makeServices(
     const message = runsViewMessage(connection.state, connection.baseUrl, store.runs.length > 0);
     // Set on change only: the store changes with every snapshot of a run in flight.
     if (treeView.message !== message) treeView.message = message;
-    // The welcome content cannot name the configured address; the view's title does.
-    const title = runsViewTitle(connection.state, connection.baseUrl);
-    if (treeView.title !== title) treeView.title = title;
   };
+  // The commands of the rows shown in place of runs while none is listed (Try Again, …), as drawn.
+  let actionsDrawn = '';
 
   const visible$ = new BehaviorSubject(treeView.visible);
   const api$ = connection.client$.pipe(map((client) => (client ? runsApiOf(client) : undefined)));
@@ -84,14 +83,14 @@ export async function makeServices(
       provider.redrawAll();
     }),
     connection.state$.subscribe((state) => {
-      // Set first: the welcome content names pnpm start's address only when it is the one used.
-      void vscode.commands.executeCommand(
-        'setContext',
-        'webdata.defaultAddress',
-        connection.atDefaultAddress,
-      );
       void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
       showMessage();
+      // With no run listed, the state alone decides the rows (what to do): redraw when they change.
+      const actions = runsViewActions(state)
+        .map((action) => action.command)
+        .join();
+      if (store.runs.length === 0 && actions !== actionsDrawn) provider.redrawAll();
+      actionsDrawn = actions;
     }),
     // The walkthrough's "Set the API key" step completes on this (onContext), not on the command
     // being run: the walkthrough sees only commands run by the workbench, not those an error

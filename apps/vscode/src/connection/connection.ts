@@ -1,15 +1,13 @@
 import { createClient, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
-import { SETTINGS } from '../settings.js';
+import { DEFAULT_BASE_URL, SETTINGS } from '../settings.js';
 import type { Log } from '../ui/log.js';
 import { type ConnectionState, stateAfter } from './connection-state.js';
 
 /** Where the API key is kept in VS Code's secret storage (never in a settings file). */
 export const API_KEY_SECRET = 'webdata.apiKey';
 export { SETTINGS };
-
-const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /** Thrown by {@link Connection.client} when there is no client to use; its message says what to do. */
 export class NotConnectedError extends Error {
@@ -62,11 +60,6 @@ export class Connection implements vscode.Disposable {
         if (event.key === API_KEY_SECRET) void this.reconnect();
       }),
     );
-  }
-
-  /** Whether {@link baseUrl} is the default address, where `pnpm start` serves. */
-  get atDefaultAddress(): boolean {
-    return this.baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL;
   }
 
   /** The service's address, from the settings. */

@@ -214,4 +214,19 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     expect(store.inFlightIds()).toEqual(['run_w']);
     expect(model.view(model.roots()[0]!, NOW).icon).toEqual({ id: 'loading~spin' });
   });
+
+  it("draws an action's row with its icon and command, the same node each time", () => {
+    const { model } = setup();
+    const action = { label: 'Try Again', icon: 'refresh', command: 'webdata.runs.refresh' };
+    const [row] = model.actionNodes([action]);
+    expect(model.view(row!, NOW)).toEqual({
+      id: 'action/webdata.runs.refresh',
+      label: 'Try Again',
+      icon: { id: 'refresh' },
+      contextValue: 'action',
+      collapsible: 'none',
+      command: { id: 'webdata.runs.refresh', title: 'Try Again' },
+    });
+    expect(model.actionNodes([action])[0]).toBe(row);
+  });
 });

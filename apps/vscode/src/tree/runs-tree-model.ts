@@ -21,7 +21,8 @@ export type RunsNode =
   | { kind: 'screenshot'; id: string; runId: string; resultId: string }
   | { kind: 'more-runs'; id: string }
   | { kind: 'more-results'; id: string; runId: string }
-  | { kind: 'message'; id: string; runId: string; text: string; icon: Icon; tooltip?: string };
+  | { kind: 'message'; id: string; runId: string; text: string; icon: Icon; tooltip?: string }
+  | { kind: 'action'; id: string; label: string; icon: Icon; command: string };
 
 /** How a node is drawn: what a `vscode.TreeItem` is made of, without `vscode`. */
 export interface NodeView {
@@ -32,7 +33,7 @@ export interface NodeView {
   icon?: Icon | undefined;
   contextValue?: string | undefined;
   collapsible: 'none' | 'collapsed';
-  /** The command a click runs, with the node as its argument. */
+  /** The command a click runs, with the node as its argument (none for an action's row). */
   command?: { id: string; title: string } | undefined;
 }
 
@@ -77,6 +78,22 @@ export class RunsTreeModel {
     if (this.#store.hasMore)
       nodes.push(this.#node('more-runs', () => ({ kind: 'more-runs', id: 'more-runs' })));
     return nodes;
+  }
+
+  /**
+   * Rows that run a command (Try Again, Change the Address…), shown at the top level in place of
+   * runs while none is listed and the view's message says what is wrong.
+   */
+  actionNodes(actions: readonly { label: string; icon: string; command: string }[]): RunsNode[] {
+    return actions.map((action) =>
+      this.#node(`action/${action.command}`, () => ({
+        kind: 'action',
+        id: `action/${action.command}`,
+        label: action.label,
+        icon: { id: action.icon },
+        command: action.command,
+      })),
+    );
   }
 
   /** A run's children: its loaded results, then "Load more", or a line saying why there are none. */
@@ -167,6 +184,15 @@ export class RunsTreeModel {
           contextValue: 'loadMore',
           collapsible: 'none',
           command: { id: NODE_COMMANDS.loadMore, title: 'Load More' },
+        };
+      case 'action':
+        return {
+          id: node.id,
+          label: node.label,
+          icon: node.icon,
+          contextValue: 'action',
+          collapsible: 'none',
+          command: { id: node.command, title: node.label },
         };
       case 'message':
         return {

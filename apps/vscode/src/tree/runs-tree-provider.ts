@@ -4,6 +4,7 @@ import type { Connection } from '../connection/connection.js';
 import type { RunsLoader } from '../runs/runs-loader.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import type { Log } from '../ui/log.js';
+import { runsViewActions } from '../ui/runs-view-message.js';
 import type { NodeView, RunsNode, RunsTreeModel } from './runs-tree-model.js';
 
 /**
@@ -63,6 +64,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   async #roots(): Promise<RunsNode[]> {
+    const roots = await this.#listedRoots();
+    // No run listed and the service at fault: what to do, below the message naming its address.
+    return roots.length > 0 ? roots : this.#model.actionNodes(runsViewActions(this.#connection.state));
+  }
+
+  async #listedRoots(): Promise<RunsNode[]> {
     const state = this.#connection.state;
     if (state === 'noKey' || !this.#connection.hasClient()) return [];
     // A failed listing is not tried again from here: the failure redraws the tree, which would
@@ -106,6 +113,10 @@ function toTreeItem(view: NodeView, node: RunsNode): vscode.TreeItem {
       view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined,
     );
   }
-  if (view.command) item.command = { command: view.command.id, title: view.command.title, arguments: [node] };
+  if (view.command) {
+    // An action's command (Set API Key…, Try Again) takes no node: given one, it would read it as its input.
+    const args = node.kind === 'action' ? [] : [node];
+    item.command = { command: view.command.id, title: view.command.title, arguments: args };
+  }
   return item;
 }

@@ -1,21 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { runsViewMessage, runsViewTitle } from './runs-view-message.js';
+import { runsViewActions, runsViewMessage } from './runs-view-message.js';
 
 const URL = 'http://127.0.0.1:8787';
+const ELSEWHERE = 'http://127.0.0.1:9999';
 
 describe('runsViewMessage', () => {
-  it('is empty while no run is listed, whatever the state, so the welcome content shows', () => {
-    for (const state of [
-      'noKey',
-      'connecting',
-      'connected',
-      'unauthorized',
-      'rateLimited',
-      'unreachable',
-      'error',
-    ] as const) {
+  it('is empty while no run is listed with no key, connecting or connected, so the welcome content shows', () => {
+    for (const state of ['noKey', 'connecting', 'connected'] as const) {
       expect(runsViewMessage(state, URL, false)).toBeUndefined();
+      expect(runsViewActions(state)).toEqual([]);
     }
+  });
+
+  it('names the configured address in full while no run is listed and the service is at fault', () => {
+    expect(runsViewMessage('unreachable', ELSEWHERE, false)).toBe(
+      `No Web Data service answers at ${ELSEWHERE} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at ${URL}, the default address.)`,
+    );
+    expect(runsViewMessage('unreachable', `${URL}/`, false)).toMatch(
+      /^No Web Data service answers at http:\/\/127\.0\.0\.1:8787\/, the default address .* run "pnpm start"/,
+    );
+    expect(runsViewMessage('unauthorized', ELSEWHERE, false)).toBe(
+      `The Web Data service at ${ELSEWHERE} refused the API key.`,
+    );
+    expect(runsViewMessage('rateLimited', ELSEWHERE, false)).toMatch(
+      /^The Web Data service at http:\/\/127\.0\.0\.1:9999 asks to wait: .* tries again on its own/,
+    );
+    expect(runsViewMessage('error', ELSEWHERE, false)).toMatch(
+      /from http:\/\/127\.0\.0\.1:9999\. .*Show Log/,
+    );
   });
 
   it('says where listed runs come from, and why they stopped updating, in plain text', () => {
@@ -29,19 +41,29 @@ describe('runsViewMessage', () => {
       `${URL} asks to wait (too many requests): the view tries again on its own`,
     );
     expect(runsViewMessage('connecting', URL, true)).toBeUndefined();
-    for (const state of ['connected', 'unauthorized', 'unreachable', 'error'] as const) {
+    for (const state of ['connected', 'unauthorized', 'unreachable', 'rateLimited', 'error'] as const) {
       expect(runsViewMessage(state, URL, true)).not.toMatch(/\$\(/);
+      expect(runsViewMessage(state, URL, false) ?? '').not.toMatch(/\$\(/);
     }
   });
 });
 
-describe('runsViewTitle', () => {
-  it('names the configured address while it does not answer or refuses the key, and only Runs once connected', () => {
-    expect(runsViewTitle('unreachable', 'http://127.0.0.1:9999/')).toBe('Runs · 127.0.0.1:9999');
-    expect(runsViewTitle('unauthorized', 'https://data.example/')).toBe('Runs · data.example');
-    expect(runsViewTitle('error', 'http://127.0.0.1:9999')).toBe('Runs · 127.0.0.1:9999');
-    expect(runsViewTitle('connected', 'http://127.0.0.1:9999')).toBe('Runs');
-    expect(runsViewTitle('noKey', 'http://127.0.0.1:9999')).toBe('Runs');
-    expect(runsViewTitle('rateLimited', 'http://127.0.0.1:9999')).toBe('Runs · 127.0.0.1:9999');
+describe('runsViewActions', () => {
+  it("offers what the welcome content's buttons did, as rows that run a command", () => {
+    const labels = (state: Parameters<typeof runsViewActions>[0]) =>
+      runsViewActions(state).map((action) => `${action.label} → ${action.command}`);
+    expect(labels('unreachable')).toEqual([
+      'Try Again → webdata.runs.refresh',
+      'Change the Address… → webdata.openSettings',
+    ]);
+    expect(labels('unauthorized')).toEqual([
+      'Set API Key… → webdata.setApiKey',
+      'Change the Address… → webdata.openSettings',
+    ]);
+    expect(labels('rateLimited')).toEqual([
+      'Try Again → webdata.runs.refresh',
+      'Set API Key… → webdata.setApiKey',
+    ]);
+    expect(labels('error')).toEqual(['Try Again → webdata.runs.refresh', 'Show Log → webdata.showLog']);
   });
 });

@@ -1,19 +1,26 @@
 import type { ConnectionState } from '../connection/connection-state.js';
+import { DEFAULT_BASE_URL } from '../settings.js';
 
 /**
- * The line shown above the Runs view's rows, or none (`undefined`).
+ * The text shown above the Runs view's rows, or none (`undefined`).
  *
- * With no run listed there is none: VS Code shows a view's welcome content
- * (no key, the key refused, no service answering, no runs yet, no run
- * matching the filter, each with what to do) only while the view has no
- * message. With runs listed, it says where they come from, or that the
- * service stopped answering while they stay listed. Plain text: a view's
- * message draws no `$(icon)`.
+ * With runs listed, it says where they come from, or why they stopped
+ * updating while they stay listed. With none listed, it says what is wrong
+ * with the service at the configured address (not answering, refusing the
+ * key, asking to wait, another error), naming that address, which the
+ * welcome content (static text from package.json) cannot, and the view's
+ * title, cut at the default sidebar width, did not show whole; the rows
+ * below it are what to do ({@link runsViewActions}), since VS Code hides the
+ * welcome content while a view has a message. With no key, no runs yet or
+ * none matching the filter there is no message, and the welcome content
+ * shows. Plain text: a view's message draws no `$(icon)`.
  *
  * @example
  * ```ts
  * runsViewMessage('connected', 'http://127.0.0.1:8787', true); // 'Connected to http://127.0.0.1:8787'
  * runsViewMessage('connected', 'http://127.0.0.1:8787', false); // undefined: "No runs yet" shows
+ * runsViewMessage('unreachable', 'http://10.0.0.7:9000', false);
+ * // 'No Web Data service answers at http://10.0.0.7:9000 (the setting webdata.baseUrl). …'
  * ```
  */
 export function runsViewMessage(
@@ -21,7 +28,7 @@ export function runsViewMessage(
   baseUrl: string,
   runsListed: boolean,
 ): string | undefined {
-  if (!runsListed) return undefined;
+  if (!runsListed) return problemMessage(state, baseUrl);
   switch (state) {
     case 'connected':
       return `Connected to ${baseUrl}`;
@@ -38,23 +45,67 @@ export function runsViewMessage(
   }
 }
 
-/** The Runs view's title, as package.json names the view. */
-export const RUNS_VIEW_TITLE = 'Runs';
+function problemMessage(state: ConnectionState, baseUrl: string): string | undefined {
+  switch (state) {
+    case 'unreachable':
+      return atDefault(baseUrl)
+        ? `No Web Data service answers at ${baseUrl}, the default address (the setting webdata.baseUrl). To run one on this machine, run "pnpm start" in a clone of webdata: it listens there and prints an API key.`
+        : `No Web Data service answers at ${baseUrl} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at ${DEFAULT_BASE_URL}, the default address.)`;
+    case 'unauthorized':
+      return `The Web Data service at ${baseUrl} refused the API key.`;
+    case 'rateLimited':
+      return `The Web Data service at ${baseUrl} asks to wait: too many requests came from this address (requests with a wrong API key count). The view tries again on its own in a few seconds.`;
+    case 'error':
+      return `The runs could not be listed from ${baseUrl}. The log (Web Data: Show Log) says why.`;
+    default:
+      return undefined;
+  }
+}
+
+function atDefault(baseUrl: string): boolean {
+  return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL;
+}
+
+/** A row of the Runs view that runs a command: what to do about the problem its message names. */
+export interface ViewAction {
+  label: string;
+  /** A codicon id. */
+  icon: string;
+  /** The command run, with no argument. */
+  command: string;
+}
+
+const TRY_AGAIN: ViewAction = { label: 'Try Again', icon: 'refresh', command: 'webdata.runs.refresh' };
+const CHANGE_ADDRESS: ViewAction = {
+  label: 'Change the Address…',
+  icon: 'gear',
+  command: 'webdata.openSettings',
+};
+const SET_KEY: ViewAction = { label: 'Set API Key…', icon: 'key', command: 'webdata.setApiKey' };
+const SHOW_LOG: ViewAction = { label: 'Show Log', icon: 'output', command: 'webdata.showLog' };
 
 /**
- * The Runs view's title: `Runs`, and the service's address while something
- * is wrong with it (not answering, refusing the key, asking to wait, another
- * error), which the welcome content, which VS Code cannot fill in, points
- * at. (A view's description would not do: VS Code does not draw it when the
- * view is alone in its container, as this one is.)
+ * The rows the Runs view shows, below its message, while no run is listed and
+ * the service at the configured address does not answer, refuses the key,
+ * asks to wait or errs: what the welcome content's buttons offered. None
+ * otherwise (the welcome content shows, or the runs do).
  *
  * @example
  * ```ts
- * runsViewTitle('unreachable', 'http://127.0.0.1:9999'); // 'Runs · 127.0.0.1:9999'
- * runsViewTitle('connected', 'http://127.0.0.1:9999'); // 'Runs'
+ * runsViewActions('unreachable').map((action) => action.label); // ['Try Again', 'Change the Address…']
  * ```
  */
-export function runsViewTitle(state: ConnectionState, baseUrl: string): string {
-  if (state === 'noKey' || state === 'connecting' || state === 'connected') return RUNS_VIEW_TITLE;
-  return `${RUNS_VIEW_TITLE} · ${baseUrl.replace(/^https?:\/\//, '').replace(/\/+$/, '')}`;
+export function runsViewActions(state: ConnectionState): readonly ViewAction[] {
+  switch (state) {
+    case 'unreachable':
+      return [TRY_AGAIN, CHANGE_ADDRESS];
+    case 'unauthorized':
+      return [SET_KEY, CHANGE_ADDRESS];
+    case 'rateLimited':
+      return [TRY_AGAIN, SET_KEY];
+    case 'error':
+      return [TRY_AGAIN, SHOW_LOG];
+    default:
+      return [];
+  }
 }

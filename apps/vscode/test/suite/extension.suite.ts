@@ -402,16 +402,19 @@ export function defineExtensionSuite(): void {
       // VS Code shows a view's welcome content only while the view has no message.
       assert.equal(services.treeView.message, undefined);
       await vscode.commands.executeCommand('webdata.runs.clearFilter');
-      assert.ok((await rootNodes()).length > 0);
+      assert.ok((await rootNodes()).some((node) => node.kind === 'run'));
       assert.match(String(services.treeView.message), /^Connected to http:\/\/127\.0\.0\.1:\d+/);
     });
 
     test('a wrong key says so, without asking again and again, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
-      assert.deepEqual(await rootNodes(), []);
+      // No run: the view's message names the service, its rows are what to do.
+      assert.deepEqual(
+        (await rootNodes()).map((node) => item(node).label),
+        ['Set API Key…', 'Change the Address…'],
+      );
       assert.equal(services.connection.state, 'unauthorized');
-      // The welcome content ("refused the API key", Set API Key) shows only while the view has no message.
-      assert.equal(services.treeView.message, undefined);
+      assert.equal(services.treeView.message, `The Web Data service at ${env.baseUrl} refused the API key.`);
       // Each failed listing redraws the view: listing again on every redraw sent requests without end.
       let listChanges = 0;
       const counting = services.store.changes$.subscribe((change) => {
@@ -421,7 +424,7 @@ export function defineExtensionSuite(): void {
       counting.unsubscribe();
       assert.ok(listChanges <= 2, `the view listed again ${listChanges} times in 2 s`);
       await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
-      assert.ok((await rootNodes()).length > 0);
+      assert.ok((await rootNodes()).some((node) => node.kind === 'run'));
       assert.equal(services.connection.state, 'connected');
     });
 
@@ -447,8 +450,11 @@ export function defineExtensionSuite(): void {
           await rootNodes();
           return services.connection.state === 'rateLimited';
         });
-        assert.match(String(services.treeView.title), /^Runs · 127\.0\.0\.1:\d+$/);
-        assert.equal(services.treeView.message, undefined, 'the welcome content shows');
+        assert.equal(
+          services.treeView.message?.startsWith(`The Web Data service at ${env.baseUrl} asks to wait:`),
+          true,
+          String(services.treeView.message),
+        );
       } finally {
         flooding = false;
         await flood;
@@ -456,7 +462,9 @@ export function defineExtensionSuite(): void {
         await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
       }
       await waitFor('the view connected again', async () =>
-        (await rootNodes()).length > 0 && services.connection.state === 'connected' ? true : undefined,
+        (await rootNodes()).some((node) => node.kind === 'run') && services.connection.state === 'connected'
+          ? true
+          : undefined,
       );
     });
 
@@ -485,9 +493,7 @@ export function defineExtensionSuite(): void {
           listed.map((node) => node.id),
         );
         assert.equal(services.connection.state, 'unreachable');
-        assert.match(String(services.treeView.message), /^Lost the connection to /);
-        // The configured address, in the view's title (the welcome content cannot name it).
-        assert.equal(services.treeView.title, `Runs · ${proxy.url.replace('http://', '')}`);
+        assert.equal(services.treeView.message, `Lost the connection to ${proxy.url}: retrying…`);
       } finally {
         await proxy.close();
         await vscode.workspace
@@ -495,8 +501,49 @@ export function defineExtensionSuite(): void {
           .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
       }
       await waitFor('the view back on the service', async () =>
-        services.connection.baseUrl === env.baseUrl && (await rootNodes()).length > 0 ? true : undefined,
+        services.connection.baseUrl === env.baseUrl && (await rootNodes()).some((node) => node.kind === 'run')
+          ? true
+          : undefined,
       );
+    });
+
+    test('with no service at the address and no run listed, the view names the address in full and offers what to do', async () => {
+      // A port nothing listens on: the proxy's, once closed.
+      const proxy = await forwardingProxy(env.baseUrl);
+      await proxy.close();
+      try {
+        await vscode.workspace
+          .getConfiguration('webdata')
+          .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+        const rows = await waitFor('the view to say no service answers', async () => {
+          const nodes = await rootNodes();
+          return services.connection.baseUrl === proxy.url && services.connection.state === 'unreachable'
+            ? nodes
+            : undefined;
+        });
+        // In the view's message, which wraps (the view's title, where it was, is cut at the sidebar's width).
+        assert.equal(
+          services.treeView.message,
+          `No Web Data service answers at ${proxy.url} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at http://127.0.0.1:8787, the default address.)`,
+        );
+        assert.deepEqual(
+          rows.map((node) => [item(node).label, item(node).command?.command, item(node).command?.arguments]),
+          [
+            ['Try Again', 'webdata.runs.refresh', []],
+            ['Change the Address…', 'webdata.openSettings', []],
+          ],
+        );
+      } finally {
+        await vscode.workspace
+          .getConfiguration('webdata')
+          .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+      }
+      await waitFor('the view back on the service', async () =>
+        services.connection.baseUrl === env.baseUrl && (await rootNodes()).some((node) => node.kind === 'run')
+          ? true
+          : undefined,
+      );
+      assert.match(String(services.treeView.message), /^Connected to /);
     });
 
     test("the log quotes a failed request's id once", async () => {
