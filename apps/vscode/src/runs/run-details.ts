@@ -53,3 +53,42 @@ export function runDetails(run: Run): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * What a run is, to name its details tab: its kind, the site it went to
+ * and how many pages it was asked for (`Crawl · docs.python.org (3 pages)`),
+ * all of it from what the run was asked, so the name stays the same while
+ * the run goes on. Its id is in the tab's text, not its name.
+ *
+ * @example
+ * ```ts
+ * runDetailsTitle({ type: 'deep-crawl', urls: ['https://docs.python.org/3/'],
+ *   params: { url: 'https://docs.python.org/3/', limit: 50 } });
+ * // 'Deep crawl · docs.python.org (at most 50 pages)'
+ * ```
+ */
+export function runDetailsTitle(run: Pick<Run, 'type' | 'urls' | 'params'>): string {
+  const type = TYPE_LABELS[run.type] ?? run.type;
+  const start = typeof run.params?.url === 'string' ? run.params.url : undefined;
+  const sites = [...new Set((start ? [start] : run.urls).map(hostOf).filter((host) => host !== ''))];
+  const where =
+    sites.length === 0
+      ? ''
+      : ` · ${sites[0]}${sites.length > 1 ? ` +${sites.length - 1} ${sites.length === 2 ? 'site' : 'sites'}` : ''}`;
+  const limit = run.params?.limit;
+  const pages =
+    start && typeof limit === 'number'
+      ? ` (at most ${limit} ${limit === 1 ? 'page' : 'pages'})`
+      : run.urls.length > 0
+        ? ` (${run.urls.length} ${run.urls.length === 1 ? 'page' : 'pages'})`
+        : '';
+  return `${type}${where}${pages}`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}

@@ -267,6 +267,9 @@ export function defineExtensionSuite(): void {
             tab.input.uri.toString() === editor.document.uri.toString(),
         );
       assert.equal(tabs.length, 1);
+      // Named by what the run is (its id is in the text), not by its id.
+      assert.equal(tabs[0]?.label, `Crawl · ${new URL(env.site).host} (1 page).md`);
+      assert.match(text, new RegExp(`^Run \`${run.id}\`$`, 'm'));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
