@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CollectionName, HttpUrl, prefixedId, Timestamp } from './common.js';
+import { openEnum } from './open-enum.js';
 
 /**
  * Formats an indexed document's content is served in: `text`, the plain text
@@ -52,14 +53,17 @@ export const DocumentContent = z
   .meta({ id: 'DocumentContent' });
 export type DocumentContent = z.infer<typeof DocumentContent>;
 
-/** A document's content as a client reads it from any server: only `content` required, unknown fields kept. */
+/**
+ * A document's content as a client reads it: every field required, unknown
+ * fields kept, any `format` string (typed with the known ones), formats not checked.
+ */
 export const DocumentContentLenient = z.looseObject({
-  id: z.string().optional(),
-  collection: z.string().optional(),
-  url: z.string().optional(),
-  title: z.string().nullable().optional(),
-  format: z.string().optional(),
+  id: z.string(),
+  collection: z.string(),
+  url: z.string(),
+  title: z.string().nullable(),
+  format: openEnum(DocumentContentFormat.options),
   content: z.string(),
-  indexed_at: z.string().optional(),
+  indexed_at: z.string(),
 });
 export type DocumentContentLenient = z.infer<typeof DocumentContentLenient>;
