@@ -46,7 +46,8 @@ export function collectRun<E extends RunEvent<unknown>>(
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => {
-        if (!outcome.run) subscriber.error(new WebDataError('the run stream ended without a run'));
+        if (!outcome.run)
+          subscriber.error(new WebDataError('the run stream ended without a run', { code: 'stream_ended' }));
         else {
           subscriber.next({ ...outcome, run: outcome.run });
           subscriber.complete();

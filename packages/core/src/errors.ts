@@ -1,22 +1,75 @@
-import { ERROR_STATUS, ErrorBodyLenient, type ResultLenient, type RunLenient } from '@webdata/contract';
+import {
+  ERROR_STATUS,
+  ErrorBodyLenient,
+  type ErrorCode,
+  type ResultLenient,
+  type RunLenient,
+} from '@webdata/contract';
 import type { z } from 'zod';
 import { redactDeep } from './internal/redact.js';
 
 /**
+ * The `code` of each error this client makes itself (the server's codes, in
+ * `ERROR_STATUS` of `@webdata/contract`, are on {@link ApiError}), with what
+ * it means. Codes are stable: branch on them (or on the class) and log them;
+ * messages are for people and may change.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof WebDataError && error.code === 'run_failed') retryLater(error);
+ * CLIENT_ERROR_CODES.connection_failed; // 'The request got no HTTP answer: …'
+ * ```
+ */
+export const CLIENT_ERROR_CODES = {
+  connection_failed:
+    'The request got no HTTP answer: refused, reset or dropped connection, DNS failure (ConnectionError; systemCode says which).',
+  timeout: "A request took longer than its time-out, or the caller's signal timed out (TimeoutError).",
+  aborted: 'The caller aborted the call through its AbortSignal (AbortError).',
+  invalid_response:
+    'A 2xx answer the contract does not allow: not JSON, a missing field, a cursor sent twice (ResponseValidationError).',
+  invalid_request:
+    "A request the contract refuses, caught before it was sent: the server's code for the same refusal (RequestValidationError).",
+  run_failed: 'The run ended failed (RunFailedError; run.error.code says why).',
+  run_not_finished: 'The results of a run still queued or running were asked for (RunNotFinishedError).',
+  run_timeout: "The run did not finish within the caller's deadlineMs (RunTimeoutError).",
+  invalid_result_data: "A result's data does not parse with the caller's zod schema (ResultDataError).",
+  stream_ended: 'A stream ended before it gave what it was for: a run, or a value (WebDataError).',
+  internal: 'A bug in this client; please report it (WebDataError).',
+} as const;
+
+/** The code of an error this client makes itself: a key of {@link CLIENT_ERROR_CODES}. */
+export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;
+
+/**
+ * Every `code` a {@link WebDataError} can carry: the client's own
+ * ({@link ClientErrorCode}), the contract's (`ErrorCode`: `not_found`,
+ * `rate_limited`, …), or, on an {@link ApiError}, whatever string a foreign
+ * server sent (`http_<status>` when it sent none).
+ */
+export type WebDataErrorCode = ClientErrorCode | ErrorCode | (string & {});
+
+/**
  * The root of every error this client throws or sends down a stream, so one
- * `instanceof WebDataError` tells the client's failures from a caller's own bugs.
+ * `instanceof WebDataError` tells the client's failures from a caller's own
+ * bugs. Every one has a stable `code` ({@link WebDataErrorCode}).
  *
  * @example
  * ```ts
  * try {
  *   await client.runs.get('run_missing');
  * } catch (error) {
- *   if (error instanceof WebDataError) console.error(error.message);
+ *   if (error instanceof WebDataError) console.error(error.code, error.message); // not_found …
  * }
  * ```
  */
 export class WebDataError extends Error {
   override name = 'WebDataError';
+  /** Stable and documented: a key of {@link CLIENT_ERROR_CODES}, or the server's error code. */
+  readonly code: WebDataErrorCode;
+  constructor(message: string, options: { code?: WebDataErrorCode; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code ?? 'internal';
+  }
 }
 
 /**
@@ -57,7 +110,8 @@ export interface ApiErrorInit {
 export class ApiError extends WebDataError {
   override name = 'ApiError';
   readonly status: number;
-  readonly code: string;
+  /** The server's error code: one of the contract's (`ErrorCode`), or a foreign server's own string. */
+  declare readonly code: ErrorCode | (string & {});
   readonly requestId: string | undefined;
   readonly details: unknown[] | undefined;
   readonly body: unknown;
@@ -66,9 +120,9 @@ export class ApiError extends WebDataError {
   constructor(init: ApiErrorInit) {
     super(
       `${init.status} ${init.code}: ${init.message}${init.requestId ? ` (request ${init.requestId})` : ''}`,
+      { code: init.code },
     );
     this.status = init.status;
-    this.code = init.code;
     this.requestId = init.requestId;
     this.details = init.details;
     this.body = init.body;
@@ -190,19 +244,22 @@ export class ServiceUnavailableError extends InternalServerError {
 
 /**
  * The request never got an HTTP answer: refused, reset or dropped connection,
- * DNS failure. `code` is the underlying system or undici code (`ECONNREFUSED`, `UND_ERR_SOCKET`).
+ * DNS failure. `code` is `connection_failed`; `systemCode` is the underlying
+ * system or undici code (`ECONNREFUSED`, `UND_ERR_SOCKET`) when there is one.
  *
  * @example
  * ```ts
- * if (error instanceof ConnectionError) console.log('is the server up?', error.code);
+ * if (error instanceof ConnectionError) console.log('is the server up?', error.systemCode);
  * ```
  */
 export class ConnectionError extends WebDataError {
   override name = 'ConnectionError';
-  readonly code: string | undefined;
-  constructor(message: string, options: { code?: string | undefined; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = options.code;
+  declare readonly code: 'connection_failed';
+  /** The system or undici code of the failure (`ECONNREFUSED`, `UND_ERR_SOCKET`), when known. */
+  readonly systemCode: string | undefined;
+  constructor(message: string, options: { systemCode?: string | undefined; cause?: unknown } = {}) {
+    super(message, { code: 'connection_failed', cause: options.cause });
+    this.systemCode = options.systemCode;
   }
 }
 
@@ -219,6 +276,10 @@ export class ConnectionError extends WebDataError {
  */
 export class TimeoutError extends WebDataError {
   override name = 'TimeoutError';
+  declare readonly code: 'timeout';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'timeout', cause: options.cause });
+  }
 }
 
 /**
@@ -236,6 +297,10 @@ export class TimeoutError extends WebDataError {
  */
 export class AbortError extends WebDataError {
   override name = 'AbortError';
+  declare readonly code: 'aborted';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'aborted', cause: options.cause });
+  }
 }
 
 /**
@@ -250,6 +315,7 @@ export class AbortError extends WebDataError {
  */
 export class ResponseValidationError extends WebDataError {
   override name = 'ResponseValidationError';
+  declare readonly code: 'invalid_response';
   readonly issues: z.core.$ZodIssue[];
   readonly status: number;
   readonly requestId: string | undefined;
@@ -257,7 +323,7 @@ export class ResponseValidationError extends WebDataError {
     message: string,
     init: { status: number; issues?: z.core.$ZodIssue[]; requestId?: string | undefined; cause?: unknown },
   ) {
-    super(message, { cause: init.cause });
+    super(message, { code: 'invalid_response', cause: init.cause });
     this.issues = init.issues ?? [];
     this.status = init.status;
     this.requestId = init.requestId;
@@ -265,7 +331,10 @@ export class ResponseValidationError extends WebDataError {
 }
 
 /**
- * A request body the contract refuses, caught before anything is sent.
+ * A request body the contract refuses, caught before anything is sent. The
+ * message names the first issue where the server's 400 would
+ * (`invalid crawl request: urls.0: must be an absolute http or https URL (and 1 more)`);
+ * `issues` has them all, with their paths.
  *
  * @example
  * ```ts
@@ -274,10 +343,23 @@ export class ResponseValidationError extends WebDataError {
  */
 export class RequestValidationError extends WebDataError {
   override name = 'RequestValidationError';
+  /** `invalid_request`, the code the server answers the same refusal with (400). */
+  declare readonly code: 'invalid_request';
   readonly issues: z.core.$ZodIssue[];
   constructor(message: string, issues: z.core.$ZodIssue[]) {
-    super(message);
+    super(message, { code: 'invalid_request' });
     this.issues = issues;
+  }
+
+  /**
+   * The error for a `what` request (`crawl`, `search`) refused with `issues`:
+   * the first one as `path: message`, and how many more.
+   */
+  static of(what: string, issues: z.core.$ZodIssue[]): RequestValidationError {
+    const [first, ...rest] = issues;
+    const where = first ? `: ${first.path.join('.') || '(root)'}: ${first.message}` : '';
+    const more = rest.length > 0 ? ` (and ${rest.length} more)` : '';
+    return new RequestValidationError(`invalid ${what} request${where}${more}`, issues);
   }
 }
 
@@ -299,6 +381,8 @@ export class RequestValidationError extends WebDataError {
  */
 export class RunFailedError extends WebDataError {
   override name = 'RunFailedError';
+  /** `run_failed`; why is `run.error.code` (say `all_items_failed`). */
+  declare readonly code: 'run_failed';
   readonly run: RunLenient;
   /** The run's first failed result, when it has one (its `error` says why that page failed). */
   readonly firstFailedResult: ResultLenient | undefined;
@@ -306,9 +390,9 @@ export class RunFailedError extends WebDataError {
     const reason = run.error ? `: ${run.error.code}${run.error.message ? ` ${run.error.message}` : ''}` : '';
     const pageError = firstFailedResult?.error;
     const page = pageError
-      ? ` (first: ${firstFailedResult.url ?? firstFailedResult.id}: ${pageError.code}${pageError.message ? ` ${pageError.message}` : ''})`
+      ? ` (first: ${firstFailedResult.url}: ${pageError.code}${pageError.message ? ` ${pageError.message}` : ''})`
       : '';
-    super(`run ${run.id} failed${reason}${page}`);
+    super(`run ${run.id} failed${reason}${page}`, { code: 'run_failed' });
     this.run = run;
     this.firstFailedResult = firstFailedResult;
   }
@@ -329,10 +413,12 @@ export class RunFailedError extends WebDataError {
  */
 export class RunNotFinishedError extends WebDataError {
   override name = 'RunNotFinishedError';
+  declare readonly code: 'run_not_finished';
   readonly run: RunLenient;
   constructor(run: RunLenient) {
     super(
       `run ${run.id} is ${run.status}: its results are not all there yet (wait for it, or pass { unfinished: 'read' })`,
+      { code: 'run_not_finished' },
     );
     this.run = run;
   }
@@ -352,10 +438,13 @@ export class RunNotFinishedError extends WebDataError {
  */
 export class RunTimeoutError extends WebDataError {
   override name = 'RunTimeoutError';
+  declare readonly code: 'run_timeout';
   readonly runId: string | undefined;
   readonly run: RunLenient | undefined;
   constructor(runId: string | undefined, deadlineMs: number, run?: RunLenient) {
-    super(`run ${runId ?? '(not created yet)'} did not finish within ${deadlineMs} ms`);
+    super(`run ${runId ?? '(not created yet)'} did not finish within ${deadlineMs} ms`, {
+      code: 'run_timeout',
+    });
     this.runId = runId;
     this.run = run;
   }
@@ -373,12 +462,14 @@ export class RunTimeoutError extends WebDataError {
  */
 export class ResultDataError extends WebDataError {
   override name = 'ResultDataError';
+  declare readonly code: 'invalid_result_data';
   readonly resultId: string;
   readonly issues: z.core.$ZodIssue[];
   constructor(resultId: string, issues: z.core.$ZodIssue[]) {
     const first = issues[0];
     super(
       `result ${resultId} data does not match the schema${first ? `: ${first.path.join('.') || '(root)'} ${first.message}` : ''}`,
+      { code: 'invalid_result_data' },
     );
     this.resultId = resultId;
     this.issues = issues;

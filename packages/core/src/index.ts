@@ -30,6 +30,8 @@ export {
   type ApiErrorInit,
   AuthenticationError,
   BadRequestError,
+  CLIENT_ERROR_CODES,
+  type ClientErrorCode,
   ConflictError,
   ConnectionError,
   errorFromResponse,
@@ -48,6 +50,7 @@ export {
   TimeoutError,
   UnprocessableUrlError,
   WebDataError,
+  type WebDataErrorCode,
 } from './errors.js';
 export type { ServerCapabilities } from './internal/capabilities.js';
 export type { PollOptions } from './internal/run-watcher.js';

@@ -52,7 +52,8 @@ export class PagedStream<T> extends RxObservable<T> implements AsyncIterable<T> 
       for (const item of page.data) yield item;
       cursor = page.next_cursor ?? undefined;
       if (cursor !== undefined) {
-        if (seen.has(cursor)) throw new WebDataError(`the server returned cursor ${cursor} twice`);
+        if (seen.has(cursor))
+          throw new WebDataError(`the server returned cursor ${cursor} twice`, { code: 'invalid_response' });
         seen.add(cursor);
       }
     } while (cursor);

@@ -354,7 +354,7 @@ export class Transport {
     }
     const message = error instanceof Error ? this.redact(error.message) : 'unknown error';
     return new ConnectionError(`${what} failed: ${code ?? 'connection error'} (${message})`, {
-      code,
+      systemCode: code,
       cause: error,
     });
   }
@@ -378,7 +378,7 @@ function isRetryable(error: unknown, retry: 'safe' | 'unsafe'): boolean {
     return error.status === 408 || (error.status >= 500 && error.status !== 501);
   }
   if (error instanceof ConnectionError) {
-    return retry === 'safe' || CONNECTION_CODES_NEVER_SENT.has(error.code ?? '');
+    return retry === 'safe' || CONNECTION_CODES_NEVER_SENT.has(error.systemCode ?? '');
   }
   if (error instanceof TimeoutError) return retry === 'safe';
   return false;

@@ -53,7 +53,9 @@ export function lastValueAbortable<T>(source: Observable<T>, signal?: AbortSigna
       },
       error: reject,
       complete: () =>
-        last ? resolve(last.value) : reject(new WebDataError('the stream completed without a value')),
+        last
+          ? resolve(last.value)
+          : reject(new WebDataError('the stream completed without a value', { code: 'stream_ended' })),
     });
   });
 }

@@ -81,7 +81,8 @@ class ChangeFeedStandIn {
 
   async #answer(query: Record<string, unknown>, etag: string | undefined): Promise<HttpResponse> {
     await sleep(this.latencyMs);
-    const refused = () => new ConnectionError('GET /runs failed: ECONNREFUSED', { code: 'ECONNREFUSED' });
+    const refused = () =>
+      new ConnectionError('GET /runs failed: ECONNREFUSED', { systemCode: 'ECONNREFUSED' });
     if (this.down) throw refused();
     const ids = typeof query.ids === 'string' ? query.ids.split(',') : undefined;
     const since = /^"c(\d+)"$/.exec(etag ?? '')?.[1];

@@ -52,7 +52,10 @@ export function paginate<P extends CursorPage>(
         const cursor = page.next_cursor;
         if (left || cursor === null || cursor === undefined || cursor === '') return EMPTY;
         if (seen.has(cursor)) {
-          return throwError(() => new WebDataError(`the server returned cursor ${cursor} twice`));
+          return throwError(
+            () =>
+              new WebDataError(`the server returned cursor ${cursor} twice`, { code: 'invalid_response' }),
+          );
         }
         seen.add(cursor);
         return fetchPage(cursor);

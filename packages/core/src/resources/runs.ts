@@ -264,7 +264,9 @@ export class Runs {
         takeLast(1),
         map((run) => {
           if (!isTerminalStatus(run.status)) {
-            throw new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`);
+            throw new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`, {
+              code: 'stream_ended',
+            });
           }
           return run;
         }),
@@ -552,7 +554,10 @@ export class Runs {
     if (run.status === 'failed') return this.#failed$(run);
     if (!isTerminalStatus(run.status)) {
       return throwError(
-        () => new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`),
+        () =>
+          new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`, {
+            code: 'stream_ended',
+          }),
       );
     }
     const counts = { results: 0, invalidResults: 0 };
@@ -596,11 +601,9 @@ function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknow
   const wire = extraction ? { ...source, schema: extraction.jsonSchema } : { ...source };
   const checked = createEndpoint(kind).schema.safeParse(wire);
   if (!checked.success) {
-    const first = checked.error.issues[0];
-    throw new RequestValidationError(
-      `invalid ${kind} request${first ? `: ${first.path.join('.') || '(root)'} ${first.message}` : ''}`,
-      checked.error.issues,
-    );
+    // POST /runs names the kind in its body: say "invalid crawl request", not "invalid runs request".
+    const what = kind === 'runs' && typeof source.type === 'string' ? source.type : kind;
+    throw RequestValidationError.of(what, checked.error.issues);
   }
   if (!zodSchema || !extraction) return { wire, parse: plainParser };
   const parse: DataParser = (result) => {

@@ -74,10 +74,7 @@ export class Search {
     return defer(() => {
       const checked = SearchRequest.safeParse(body);
       if (!checked.success) {
-        throw new RequestValidationError(
-          `invalid search request: ${checked.error.issues[0]?.message ?? ''}`,
-          checked.error.issues,
-        );
+        throw RequestValidationError.of('search', checked.error.issues);
       }
       // Search reads and changes nothing: safe to retry like a GET.
       return this.#transport.json$(
