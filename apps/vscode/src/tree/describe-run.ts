@@ -222,7 +222,7 @@ export function resultFailure(result: Result): string {
   const said = result.error?.message;
   const message = said && result.url ? said.replace(` from ${result.url}`, '') : said;
   if (message && code) return `${page} failed: ${message} (${code})`;
-  if (message || code) return `${page} failed: ${message ?? code}`;
+  if (message || code) return `${page} failed: ${message || code}`;
   const status = result.http_status ? ` (HTTP ${result.http_status})` : '';
   return `${page} failed${status}; the service gave no reason`;
 }
