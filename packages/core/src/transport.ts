@@ -92,6 +92,15 @@ export interface HttpRequest {
   allowNotModified?: boolean | undefined;
   /** A long poll: the server holds it open, so it takes a turn of the rate budget but no concurrency slot. */
   longPoll?: boolean | undefined;
+  /**
+   * An absolute URL the server handed out (a signed screenshot URL): sent as
+   * is, instead of `path` below `/api/v1`, and without the API key, which it
+   * does not need and which must not reach another host. `path` then only
+   * names the request in errors and logs.
+   */
+  signedUrl?: string | undefined;
+  /** Read the body as bytes (`HttpResponse.body` is a `Uint8Array`) instead of JSON. */
+  bytes?: boolean | undefined;
 }
 
 /**
@@ -255,7 +264,8 @@ export class Transport {
           return this.#dispatch(request, controller.signal).finally(release);
         })
         .then(
-          ({ response, text }) => {
+          ({ response, bytes }) => {
+            const text = () => new TextDecoder().decode(bytes);
             finished = true;
             clearTimeout(timer);
             const responseHeaders = response.headers as Record<string, string | string[] | undefined>;
@@ -270,7 +280,7 @@ export class Transport {
               subscriber.next({
                 status,
                 headers: responseHeaders,
-                body: readJson(text, status, requestId),
+                body: request.bytes ? bytes : readJson(text(), status, requestId),
                 requestId,
               });
               subscriber.complete();
@@ -278,9 +288,9 @@ export class Transport {
               subscriber.next({ status, headers: responseHeaders, body: undefined, requestId });
               subscriber.complete();
             } else {
-              let errorBody: unknown = text;
+              let errorBody: unknown = text();
               try {
-                errorBody = text ? JSON.parse(text) : undefined;
+                errorBody = errorBody ? JSON.parse(errorBody as string) : undefined;
               } catch {
                 // a foreign server's plain-text error page: kept as text
               }
@@ -307,29 +317,31 @@ export class Transport {
   async #dispatch(
     request: HttpRequest,
     signal: AbortSignal,
-  ): Promise<{ response: Dispatcher.ResponseData; text: string }> {
+  ): Promise<{ response: Dispatcher.ResponseData; bytes: Uint8Array }> {
     this.requestCount++;
+    const signed = request.signedUrl === undefined ? undefined : new URL(request.signedUrl);
+    // A signed URL needs no key; the caller's own headers go only to the server's origin.
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: request.bytes ? '*/*' : 'application/json',
       'user-agent': 'webdata-core/0.1.0',
-      ...this.#headers,
+      ...(signed && signed.origin !== this.#origin ? {} : this.#headers),
       ...request.headers,
-      'x-api-key': this.#apiKey,
     };
+    if (!signed) headers['x-api-key'] = this.#apiKey;
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
     const response = await this.#dispatcher.request({
-      origin: this.#origin,
-      path: this.#pathWithQuery(request),
+      origin: signed?.origin ?? this.#origin,
+      path: signed ? `${signed.pathname}${signed.search}` : this.#pathWithQuery(request),
       method: request.method,
       headers,
       body,
       signal,
     });
-    return { response, text: await response.body.text() };
+    return { response, bytes: new Uint8Array(await response.body.arrayBuffer()) };
   }
 
   #pathWithQuery(request: HttpRequest): string {

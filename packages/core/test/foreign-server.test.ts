@@ -12,6 +12,7 @@ import {
   collectRun,
   createClient,
   InternalServerError,
+  PermissionDeniedError,
   RateLimitError,
   ResponseValidationError,
   type RunEvent,
@@ -565,6 +566,38 @@ describe('against a foreign-shaped server', () => {
       status: 404,
       code: 'not_found',
     });
+  });
+
+  it('fetches a screenshot from its signed URL on another host without the API key or custom headers', async () => {
+    const files = await startForeignServer((req) =>
+      req.query.get('sig') === 'good'
+        ? { status: 200, raw: 'PNGBYTES', headers: { 'content-type': 'image/png' } }
+        : { status: 403, body: { error: { code: 'forbidden', message: 'signature expired' } } },
+    );
+    try {
+      const { server, client } = await setup(
+        (req) => ({
+          status: 200,
+          body: {
+            url: `${files.url}/shots/${req.path.includes('/r_old/') ? 'old' : 'new'}.png?sig=${req.path.includes('/r_old/') ? 'stale' : 'good'}`,
+            expires_at: '2026-01-01T00:15:00Z',
+          },
+        }),
+        { headers: { authorization: 'Bearer proxy-secret' } },
+      );
+      const png = await client.runs.screenshotPng('run_p', 'r_new');
+      expect(new TextDecoder().decode(png)).toBe('PNGBYTES');
+      expect(server.requests[0]!.headers['x-api-key']).toBe(API_KEY);
+      const fetched = files.requests[0]!;
+      expect(fetched.path).toBe('/shots/new.png');
+      expect(fetched.headers['x-api-key']).toBeUndefined();
+      expect(fetched.headers.authorization).toBeUndefined();
+      const expired = await client.runs.screenshotPng('run_p', 'r_old').catch((e: unknown) => e);
+      expect(expired).toBeInstanceOf(PermissionDeniedError);
+      expect(expired).toMatchObject({ status: 403, code: 'forbidden' });
+    } finally {
+      await files.close();
+    }
   });
 
   it('refuses the results of a run still running, unless asked to read them', async () => {

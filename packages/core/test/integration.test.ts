@@ -116,6 +116,23 @@ describe('the client against the real server', () => {
     await expect(client.runs.get(run.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("downloads a result's screenshot through its signed URL, without the API key", async () => {
+    const { run, results } = await collectRun(client.crawl({ urls: [`${site.url}/a`], screenshot: true }));
+    const result = results[0]!;
+    expect(result.has_screenshot, JSON.stringify(result.screenshot_error)).toBe(true);
+    const before = sent.length;
+    const png = await client.runs.screenshotPng(run.id, result.id);
+    expect(png).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(png.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a'); // the PNG signature
+    expect(png.length).toBeGreaterThan(1_000);
+    expect(sent.slice(before).map((s) => s.line.split('?')[0])).toEqual([
+      `GET /api/v1/runs/${run.id}/results/${result.id}/screenshot`,
+      `GET /api/v1/signed/screenshots/${run.id}/${result.id}`,
+    ]);
+    await client.runs.delete(run.id);
+    await expect(client.runs.screenshotPng(run.id, result.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it("reads a search hit's whole document, as Markdown or text, promise and observable", async () => {
     await collectRun(client.crawl({ urls: [`${site.url}/d`, `${site.url}/a`], collection: 'core-docs' }));
     const [hit] = (await client.search({ query: 'deepest', collection: 'core-docs' })).data;

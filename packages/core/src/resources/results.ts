@@ -218,6 +218,24 @@ export class Results {
   ): Promise<ScreenshotAccessLenient> {
     return lastValueAbortable(this.screenshot$(runId, resultId), options.signal);
   }
+
+  /**
+   * The screenshot itself (PNG bytes): its signed URL asked for, then fetched
+   * without the API key, with the client's retries and time-out.
+   */
+  screenshotPng$(runId: string, resultId: string): Observable<Uint8Array> {
+    return this.screenshot$(runId, resultId).pipe(
+      mergeMap((access) =>
+        this.#transport.send$({
+          method: 'GET',
+          path: `/runs/${segment(runId)}/results/${segment(resultId)}/screenshot (signed URL)`,
+          signedUrl: access.url,
+          bytes: true,
+        }),
+      ),
+      map((response) => response.body as Uint8Array),
+    );
+  }
 }
 
 /** The content format asked for, in either spelling; undefined when no content is wanted. */

@@ -348,6 +348,26 @@ export class Runs {
   }
 
   /**
+   * A result's screenshot as PNG bytes: asks for its signed URL and fetches
+   * it (without the API key, which the URL does not need). A result without
+   * one is a `NotFoundError`; an expired or altered URL a `PermissionDeniedError`.
+   *
+   * @example
+   * ```ts
+   * const png = await client.runs.screenshotPng(runId, result.id);
+   * await writeFile('page.png', png);
+   * ```
+   */
+  screenshotPng(runId: string, resultId: string, options: CallOptions = {}): Promise<Uint8Array> {
+    return lastValueAbortable(this.#results.screenshotPng$(runId, resultId), options.signal);
+  }
+
+  /** Observable twin of {@link screenshotPng}. */
+  screenshotPng$(runId: string, resultId: string): Observable<Uint8Array> {
+    return this.#results.screenshotPng$(runId, resultId);
+  }
+
+  /**
    * One page of runs, newest first, filtered by `status`, `type` or `ids`.
    *
    * @example
