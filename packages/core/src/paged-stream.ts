@@ -1,6 +1,6 @@
 import { concatMap, type Observable, Observable as RxObservable } from 'rxjs';
 import { WebDataError } from './errors.js';
-import { lastValueAbortable } from './internal/abort.js';
+import { abortError, lastValueAbortable } from './internal/abort.js';
 import { type CursorPage, paginate } from './operators/paginate.js';
 
 /**
@@ -49,7 +49,11 @@ export class PagedStream<T> extends RxObservable<T> implements AsyncIterable<T> 
     let cursor: string | undefined;
     do {
       const page = await lastValueAbortable(this.#fetchPage(cursor), this.#signal);
-      for (const item of page.data) yield item;
+      for (const item of page.data) {
+        // The rest of a page already read is not handed out once the caller aborted.
+        if (this.#signal?.aborted) throw abortError(this.#signal);
+        yield item;
+      }
       cursor = page.next_cursor ?? undefined;
       if (cursor !== undefined) {
         if (seen.has(cursor))
