@@ -128,6 +128,15 @@ describe('error codes', () => {
       expect((extract as Error).message).toBe(
         'invalid extract request: schema: give a query, a schema or both',
       );
+      // A page size the server would refuse as `limit` is refused here under the caller's name for it.
+      const pages = await client.runs
+        .results('run_1', { pageSize: 500 })
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(pages).toMatchObject({
+        code: 'invalid_request',
+        message: 'invalid results request: pageSize: Too big: expected number to be <=200',
+      });
       const search = await client.search({ query: ' ' }).catch((e: unknown) => e);
       expect(search).toMatchObject({
         code: 'invalid_request',
