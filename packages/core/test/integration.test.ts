@@ -386,6 +386,26 @@ describe('the client against the real server', () => {
     }
   });
 
+  it("watches many runs past one deleted meanwhile with deleted: 'skip'; by default the 404 ends them all", async () => {
+    const held = await startFixtureSite();
+    try {
+      const gone = await client.runs.start({ type: 'crawl', urls: [`${held.url}/hold/gone`] });
+      const kept = await client.runs.start({ type: 'crawl', urls: [`${held.url}/hold/kept`] });
+      await until(() => held.requests.includes('/hold/gone') && held.requests.includes('/hold/kept'));
+      const ids = [gone.id, kept.id];
+      const strict = lastValueFrom(client.runs.watchMany(ids).pipe(toArray())).catch((e: unknown) => e);
+      const skipping = lastValueFrom(client.runs.watchMany(ids, { deleted: 'skip' }).pipe(toArray()));
+      await client.runs.delete(gone.id);
+      expect(await strict).toBeInstanceOf(NotFoundError);
+      held.release();
+      const snapshots = await skipping;
+      expect(snapshots.at(-1)).toMatchObject({ id: kept.id, status: 'completed' });
+    } finally {
+      held.release();
+      await held.close();
+    }
+  });
+
   it('watches many runs with one batched request stream', async () => {
     const runs = await Promise.all(
       [0, 1, 2].map((i) => client.runs.start({ type: 'crawl', urls: [`${site.url}/n/batch-${i}`] })),

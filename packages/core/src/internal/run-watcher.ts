@@ -10,7 +10,7 @@ import {
   type SchedulerLike,
   throwError,
 } from 'rxjs';
-import { BadRequestError } from '../errors.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import { runSnapshotKey } from '../operators/distinctSnapshot.js';
 import {
   type AdaptivePollPolicy,
@@ -150,10 +150,19 @@ export class RunWatcher {
   /**
    * Distinct snapshots of many runs, each until terminal; completes when all
    * are. The runs' watches are coalesced like any others: one batched stream.
+   * With `deleted: 'skip'`, a run that is gone (404) ends its own watch only.
    */
-  watchMany(runIds: readonly string[]): Observable<RunLenient> {
+  watchMany(runIds: readonly string[], options: { deleted?: 'error' | 'skip' } = {}): Observable<RunLenient> {
     const ids = [...new Set(runIds)];
-    return ids.length === 0 ? EMPTY : merge(...ids.map((id) => this.watch(id)));
+    const watch = (id: string) =>
+      options.deleted === 'skip'
+        ? this.watch(id).pipe(
+            catchError((error: unknown) =>
+              error instanceof NotFoundError ? EMPTY : throwError(() => error),
+            ),
+          )
+        : this.watch(id);
+    return ids.length === 0 ? EMPTY : merge(...ids.map(watch));
   }
 
   #poll$(runId: string): Observable<RunLenient> {

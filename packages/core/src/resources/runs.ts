@@ -214,15 +214,20 @@ export class Runs {
   /**
    * Distinct snapshots of many runs at once, each until terminal; completes
    * when all are. Batched into `GET /runs?ids=` (100 ids per request) where
-   * the server supports it, otherwise one shared poller per run.
+   * the server supports it, otherwise one shared poller per run. A run
+   * deleted meanwhile errors the whole stream with `NotFoundError`, unless
+   * `deleted: 'skip'`: then only that run's snapshots end, the others go on.
    *
    * @example
    * ```ts
-   * client.runs.watchMany(ids).subscribe((run) => table.update(run.id, run.status));
+   * client.runs.watchMany(ids, { deleted: 'skip' }).subscribe((run) => table.update(run.id, run.status));
    * ```
    */
-  watchMany(runIds: readonly string[], options: CallOptions = {}): Observable<RunLenient> {
-    return this.#watcher.watchMany(runIds).pipe(abortWith(options.signal));
+  watchMany(
+    runIds: readonly string[],
+    options: CallOptions & { deleted?: 'error' | 'skip' | undefined } = {},
+  ): Observable<RunLenient> {
+    return this.#watcher.watchMany(runIds, { deleted: options.deleted }).pipe(abortWith(options.signal));
   }
 
   /**
