@@ -4,8 +4,10 @@ import {
   CHUNK_CHARACTERS,
   chunksOf,
   cosine,
+  DEFAULT_SEMANTIC_FUSION,
   EmbeddingsError,
   fuseByReciprocalRank,
+  fuseWithNearest,
   MAX_CHUNKS,
   nearestDocuments,
   OpenAiEmbedder,
@@ -106,5 +108,28 @@ describe('chunks, vectors and fusion', () => {
       [9, 'nearer'],
       [7, 'near'],
     ]);
+  });
+
+  it('fuses the lexical ranking with the nearest pages as the fusion options say', () => {
+    const lexical = [1, 2, 3, 4];
+    const nearest = [
+      { key: 5, similarity: 0.9 },
+      { key: 4, similarity: 0.6 },
+      { key: 2, similarity: 0.2 },
+    ];
+    const keys = (fusion: Partial<typeof DEFAULT_SEMANTIC_FUSION>) =>
+      fuseWithNearest(lexical, nearest, { ...DEFAULT_SEMANTIC_FUSION, ...fusion }).map((f) => f.key);
+    // Alike weights (RRF as in its paper): 2 (2nd and 3rd) leads; 5, first by meaning only, beats 3.
+    expect(keys({})).toEqual([2, 4, 1, 5, 3]);
+    // A light semantic list only breaks near-ties of the lexical order.
+    expect(keys({ weight: 0.01 })).toEqual([1, 2, 3, 4, 5]);
+    // A cosine floor and a short semantic list keep the far pages out of it.
+    expect(keys({ minSimilarity: 0.5 })).toEqual([4, 1, 5, 2, 3]);
+    expect(keys({ depth: 1 })).toEqual([1, 5, 2, 3, 4]);
+    // Re-ordering the lexical top 2 only: 5 is not added, 4 (third by meaning among none of them) stays last.
+    expect(keys({ rerankDepth: 2 })).toEqual([2, 1, 3, 4]);
+    // A smaller k sets the first ranks further apart.
+    expect(fuseByReciprocalRank([[1, 2], [2]], { k: 1 }).map((f) => f.key)).toEqual([2, 1]);
+    expect(fuseByReciprocalRank([[1, 2], [2]], { weights: [1, 0] }).map((f) => f.key)).toEqual([1, 2]);
   });
 });

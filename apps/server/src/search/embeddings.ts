@@ -148,26 +148,74 @@ export function vectorFromBytes(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
-/** RRF's constant: a hit's weight is 1 / (K + rank); 60 is the value of the original paper. */
-const RRF_K = 60;
+/**
+ * How a plain question's lexical ranking and its nearest chunks' ranking are
+ * fused (reciprocal rank fusion: a page's score is the sum over the lists of
+ * `weight / (k + rank)`, the lexical list's weight being 1).
+ */
+export interface SemanticFusion {
+  /** RRF's constant: larger flattens the difference between the first ranks and the next. */
+  k: number;
+  /** Weight of the semantic list against the lexical one's 1. */
+  weight: number;
+  /** Pages of the semantic list at most (its best); the search's depth when larger. */
+  depth: number;
+  /** A page whose best chunk's cosine with the query is below this is not in the semantic list. */
+  minSimilarity: number;
+  /**
+   * When finite, meaning only re-orders the lexical ranking's best `rerankDepth` pages (the
+   * semantic list holds them alone) and adds no page the words did not find.
+   */
+  rerankDepth: number;
+}
+
+/** RRF as its paper gives it (k = 60, both lists weighted alike), every page pointing the query's way. */
+export const DEFAULT_SEMANTIC_FUSION: SemanticFusion = {
+  k: 60,
+  weight: 1,
+  depth: Number.POSITIVE_INFINITY,
+  minSimilarity: 0,
+  rerankDepth: Number.POSITIVE_INFINITY,
+};
 
 /**
- * Reciprocal rank fusion: each list gives its documents `1 / (60 + rank)`
- * (rank from 1), summed over the lists; best first, ties in first-seen order.
+ * Reciprocal rank fusion: each list gives its documents `weight / (k + rank)`
+ * (rank from 1; default k 60, every weight 1), summed over the lists; best
+ * first, ties in first-seen order.
  */
 export function fuseByReciprocalRank(
   lists: readonly (readonly number[])[],
+  options: { k?: number; weights?: readonly number[] } = {},
 ): { key: number; score: number }[] {
+  const k = options.k ?? DEFAULT_SEMANTIC_FUSION.k;
   const scores = new Map<number, number>();
-  for (const list of lists) {
+  lists.forEach((list, l) => {
+    const weight = options.weights?.[l] ?? 1;
     list.forEach((key, i) => {
-      scores.set(key, (scores.get(key) ?? 0) + 1 / (RRF_K + i + 1));
+      scores.set(key, (scores.get(key) ?? 0) + weight / (k + i + 1));
     });
-  }
+  });
   return [...scores.entries()]
     .map(([key, score], order) => ({ key, score, order }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .map(({ key, score }) => ({ key, score }));
+}
+
+/**
+ * The lexical ranking (page keys, best first) fused with the nearest pages
+ * (best first, as {@link nearestDocuments} gives them) as `fusion` says.
+ */
+export function fuseWithNearest(
+  lexical: readonly number[],
+  nearest: readonly { key: number; similarity: number }[],
+  fusion: SemanticFusion = DEFAULT_SEMANTIC_FUSION,
+): { key: number; score: number }[] {
+  const head = Number.isFinite(fusion.rerankDepth) ? new Set(lexical.slice(0, fusion.rerankDepth)) : null;
+  const semantic = nearest
+    .filter((n) => n.similarity >= fusion.minSimilarity && (head === null || head.has(n.key)))
+    .slice(0, fusion.depth)
+    .map((n) => n.key);
+  return fuseByReciprocalRank([lexical, semantic], { k: fusion.k, weights: [1, fusion.weight] });
 }
 
 /**

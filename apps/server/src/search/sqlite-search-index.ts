@@ -9,7 +9,14 @@ import {
   SearchDocumentStore,
   SNIPPET_ELLIPSIS,
 } from '../store/sqlite/search/index.js';
-import { fuseByReciprocalRank, nearestDocuments, vectorFromBytes, vectorToBytes } from './embeddings.js';
+import {
+  DEFAULT_SEMANTIC_FUSION,
+  fuseWithNearest,
+  nearestDocuments,
+  type SemanticFusion,
+  vectorFromBytes,
+  vectorToBytes,
+} from './embeddings.js';
 import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
 import {
   allClausesOf,
@@ -48,6 +55,8 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
   passage?: PassageWeights;
   /** Candidates found by the small fields (see {@link FieldCandidates}); `{ depth: 0, … }` turns them off. */
   fieldCandidates?: FieldCandidates;
+  /** How the nearest chunks' ranking is fused with the lexical one (a query with a vector only). */
+  semanticFusion?: SemanticFusion;
 }
 
 /**
@@ -108,6 +117,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly parseOptions: QueryParseOptions;
   private readonly passage: PassageWeights;
   private readonly fieldCandidates: FieldCandidates;
+  private readonly semanticFusion: SemanticFusion;
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
@@ -119,6 +129,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.rerankDepth = options.rerankDepth ?? DEFAULT_RERANK_DEPTH;
     this.passage = options.passage ?? DEFAULT_PASSAGE_WEIGHTS;
     this.fieldCandidates = options.fieldCandidates ?? DEFAULT_FIELD_CANDIDATES;
+    this.semanticFusion = options.semanticFusion ?? DEFAULT_SEMANTIC_FUSION;
     this.parseOptions = {
       prefixLastWord: options.prefixLastWord,
       dropStopWords: options.dropStopWords,
@@ -276,10 +287,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
       );
       if (nearest.length > 0) {
         for (const n of nearest) nearestText.set(n.key, n.text);
-        ranked = fuseByReciprocalRank([ranked.map((r) => r.seq), nearest.map((n) => n.key)]).map((f) => ({
-          seq: f.key,
-          score: f.score,
-        }));
+        ranked = fuseWithNearest(
+          ranked.map((r) => r.seq),
+          nearest,
+          this.semanticFusion,
+        ).map((f) => ({ seq: f.key, score: f.score }));
         for (const { seq } of ranked) if (!documents.has(seq)) documents.set(seq, this.store.document(seq));
       }
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type pg from 'pg';
 import {
-  fuseByReciprocalRank,
+  fuseWithNearest,
   nearestDocuments,
   vectorFromBytes,
   vectorToBytes,
@@ -255,10 +255,10 @@ export class PostgresSearchIndex implements SearchIndexLike {
       const nearest = nearestDocuments(queryVector, await this.chunks(scope), depth);
       if (nearest.length > 0) {
         for (const n of nearest) nearestText.set(n.key, n.text);
-        ranked = fuseByReciprocalRank([ranked.map((r) => r.seq), nearest.map((n) => n.key)]).map((f) => ({
-          seq: f.key,
-          score: f.score,
-        }));
+        ranked = fuseWithNearest(
+          ranked.map((r) => r.seq),
+          nearest,
+        ).map((f) => ({ seq: f.key, score: f.score }));
       }
     }
     const page = ranked.slice(offset, offset + params.limit + 1);
