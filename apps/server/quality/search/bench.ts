@@ -12,7 +12,7 @@ import { benchSearch } from './latency-bench.js';
 import { missingManuals } from './manuals.js';
 import { DEV_SETS } from './question-sets.js';
 import { benchRealPages, realPages } from './real-page-latency.js';
-import { printManualsQuality, runManualsQualityFor } from './run.js';
+import { embeddingsOption, printManualsQuality, runManualsQualityFor } from './run.js';
 
 /** Runs and prints the search benchmarks (`latencyOnly`: the latency parts alone, synthetic and real pages). */
 export async function benchSearchAll(
@@ -34,7 +34,11 @@ export async function benchSearchAll(
     return;
   }
   printManualsQuality(
-    await runManualsQualityFor({ built: options.built, dataDir: process.env.SEARCH_QUALITY_DATA_DIR }),
+    await runManualsQualityFor({
+      built: options.built,
+      dataDir: process.env.SEARCH_QUALITY_DATA_DIR,
+      embeddings: embeddingsOption(),
+    }),
   );
 }
 

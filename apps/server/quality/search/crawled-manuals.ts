@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiCall, apiClient, waitForRun } from '../../test/api-client.js';
 import { exited, spawnServer } from '../../test/server-process.js';
+import { embeddingsEnv, startLocalEmbeddings } from './local-embeddings-server.js';
 import { ManualSite } from './manual-site.js';
 import { PYTHON_GIT_QUESTIONS, QUESTION_SETS, type QuestionSet } from './question-sets.js';
 
@@ -52,6 +53,14 @@ export interface CrawlOptions {
   built?: boolean;
   /** Extra environment of the server (e.g. `WEBDATA_EMBEDDINGS_*`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * `local`: the server's semantic path on, with a real model: a local
+   * embeddings server (`local-embeddings-server.ts`, the Universal Sentence
+   * Encoder) is started for the run and named in `WEBDATA_EMBEDDINGS_*`.
+   * Every crawled page is then embedded (about a second of one core per
+   * 11 chunks; a kept crawl made without it has no chunks: `embed-kept-crawl.ts`).
+   */
+  embeddings?: 'local' | undefined;
   /** The question sets whose manuals are crawled, each into its own collection (default: all). */
   sets?: readonly QuestionSet[];
   log?: (line: string) => void;
@@ -77,13 +86,23 @@ export async function crawlManuals(options: CrawlOptions = {}): Promise<CrawledM
   const serverDir = join(dataDir, 'server');
   if (!reuse) rmSync(serverDir, { recursive: true, force: true });
 
+  const embeddings = options.embeddings === 'local' ? await startLocalEmbeddings() : null;
   const server = await spawnServer(serverDir, ['--allow-private-networks'], {
     built: options.built ?? false,
-    env: { WEBDATA_RATE_LIMIT: '100000', WEBDATA_RATE_BURST: '100000', ...options.env },
+    env: {
+      WEBDATA_RATE_LIMIT: '100000',
+      WEBDATA_RATE_BURST: '100000',
+      ...(embeddings ? embeddingsEnv(embeddings.url) : {}),
+      ...options.env,
+    },
+  }).catch(async (error: unknown) => {
+    await embeddings?.stop();
+    throw error;
   });
   const stop = async () => {
     server.child.kill('SIGTERM');
     await exited(server.child);
+    await embeddings?.stop();
     if (!kept) rmSync(dataDir, { recursive: true, force: true });
   };
   try {

@@ -18,23 +18,40 @@ export interface AskedDevSet {
   ranked: (string | null)[][];
   /** Each question's first relevant position among them (-1: none). */
   positions: number[];
+  /** Each question's search time, ms (in-process; the baselines' include nothing else either). */
+  millis: number[];
 }
 
 /**
  * Asks each kept set's dev questions (never a held one) in its own
- * collection of the index, in-process, ranked with `options`.
+ * collection of the index, in-process, ranked with `options`. With
+ * `vectors` (each question's embedding, see `embedQuestions`), a question
+ * found there is searched with it: the semantic path, fused with the
+ * lexical one, as the server does when `WEBDATA_EMBEDDINGS_*` are set.
  */
 export function askDevSets(
   db: Database.Database,
   origins: Record<string, string>,
   sets: readonly KeptSet[],
   options: SqliteSearchIndexOptions = {},
+  vectors?: ReadonlyMap<string, Float32Array>,
 ): AskedDevSet[] {
   const index = new SqliteSearchIndex(db, options);
   return sets.map(({ set, owner, collection }) =>
     askDevQuestions(set, origins, (question) =>
-      index.search(owner, { query: question, collection, limit: 10 }).data.map((hit) => hit.url),
+      index
+        .search(owner, { query: question, collection, limit: 10 }, vectors?.get(question) ?? null)
+        .data.map((hit) => hit.url),
     ),
+  );
+}
+
+/** Every dev question of the sets (never a held one), as typed. */
+export function devQuestionsOf(sets: readonly QuestionSet[]): string[] {
+  return sets.flatMap((set) =>
+    loadQuestions(set)
+      .filter((q) => q.split === 'dev')
+      .map((q) => q.question),
   );
 }
 
@@ -45,12 +62,19 @@ function askDevQuestions(
   rank: (question: string) => string[],
 ): AskedDevSet {
   const questions = loadQuestions(set).filter((q) => q.split === 'dev');
-  const ranked = questions.map((q) => rank(q.question).map((url) => judgedIdOf(url, origins)));
+  const millis: number[] = [];
+  const ranked = questions.map((q) => {
+    const started = performance.now();
+    const urls = rank(q.question);
+    millis.push(performance.now() - started);
+    return urls.map((url) => judgedIdOf(url, origins));
+  });
   return {
     label: splitLabel(set, 'dev'),
     questions,
     ranked,
     positions: questions.map((q, i) => firstRelevant(ranked[i] ?? [], q.relevant)),
+    millis,
   };
 }
 

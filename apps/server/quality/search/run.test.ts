@@ -1,13 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SEMANTIC_FUSION, OpenAiEmbedder } from '../../src/search/embeddings.js';
 import type { CrawledDocument } from './crawled-manuals.js';
-import { ALL_DEV, compareOnDev } from './dev-cv.js';
+import { ALL_DEV, compareOnDev, embedQuestions } from './dev-cv.js';
 import { devLoopLines } from './dev-loop.js';
+import { devQuestionsOf } from './dev-questions.js';
+import { embedKeptCrawl } from './embed-kept-crawl.js';
 import { withKeptCrawl } from './kept-crawl.js';
+import { LocalEmbeddingsServer } from './local-embeddings-server.js';
 import { PYTHON_GIT_QUESTIONS, type QuestionSet } from './question-sets.js';
 import { printManualsQuality, runManualsQuality, runManualsQualityApart } from './run.js';
+import type { SentenceEncoder } from './sentence-encoder.js';
 
 /** A small manual of linked pages in a temporary directory (served from 127.0.0.1 by the harness). */
 function writeManual(root: string, pages: Record<string, { title: string; text: string }>, orphan: string[]) {
@@ -235,10 +240,18 @@ describe('runManualsQuality over several question sets', () => {
       a: 1,
       b: 0,
       hitAt3: 1,
+      p50Ms: expect.any(Number),
     });
     const [drinksFigures, bikesFigures, allFigures] = comparison.scopes.map((s) => s.figures[0]);
     // drinks: one question, found first, in half A; half B is empty.
-    expect(drinksFigures).toEqual({ name: 'default', dev: 1, a: 1, b: 0, hitAt3: 1 });
+    expect(drinksFigures).toEqual({
+      name: 'default',
+      dev: 1,
+      a: 1,
+      b: 0,
+      hitAt3: 1,
+      p50Ms: expect.any(Number),
+    });
     // bicycles: found first, found first, missed; A holds the 1st and 3rd.
     expect(bikesFigures?.dev).toBeCloseTo(2 / 3);
     expect(bikesFigures?.a).toBeCloseTo(1 / 2);
@@ -247,6 +260,62 @@ describe('runManualsQuality over several question sets', () => {
     expect(allFigures?.dev).toBeCloseTo(3 / 4);
     expect(allFigures?.a).toBeCloseTo(2 / 3);
     expect(allFigures?.b).toBe(1);
+  });
+
+  it('embed-kept-crawl gives a kept crawl its chunks through an embeddings endpoint; dev-cv searches with them', async () => {
+    const copy = join(dir, 'kept-embedded');
+    cpSync(dataDir, copy, { recursive: true });
+    const encoder: SentenceEncoder = {
+      model: 'fake-model',
+      // One direction per subject; the tyres question's is the saddle page's: only meaning finds that page.
+      embed: async (texts) =>
+        texts.map((t) => {
+          if (t.startsWith('Contents')) return [0, 0, 0, 1];
+          if (/chain/i.test(t)) return [1, 0, 0, 0];
+          if (/brake/i.test(t)) return [0, 1, 0, 0];
+          if (/saddle/i.test(t) || t === 'pump the tyres') return [0, 0, 1, 0];
+          return [0, 0, 0, 1];
+        }),
+      tokens: () => 1,
+    };
+    const embeddings = new LocalEmbeddingsServer(encoder);
+    await embeddings.start();
+    try {
+      const file = join(copy, 'server', 'webdata.sqlite');
+      const first = await embedKeptCrawl(file, [embeddings.url], {
+        collections: ['bikes'],
+        model: 'fake-model',
+      });
+      expect(first).toMatchObject({ pages: 5, left: 0 });
+      expect(first.chunks).toBeGreaterThanOrEqual(5);
+      // Pages with chunks are left as they are: a second run (after a stop) goes on where it was.
+      expect(await embedKeptCrawl(file, [embeddings.url], { model: 'fake-model' })).toMatchObject({
+        pages: 3,
+        left: 0,
+      });
+      const embedder = new OpenAiEmbedder({ baseUrl: embeddings.url, model: 'fake-model', timeoutMs: 5000 });
+      const { vectors } = await embedQuestions(devQuestionsOf([bikesDev]), embedder);
+      expect(vectors.size).toBe(3);
+      const comparison = compareOnDev(
+        copy,
+        [
+          { name: 'lexical', options: {} },
+          {
+            name: 'semantic order',
+            options: { semanticFusion: { ...DEFAULT_SEMANTIC_FUSION, weight: 1000 } },
+            semantic: true,
+          },
+        ],
+        [bikesDev],
+        vectors,
+      );
+      const [lexical, semantic] = comparison.scopes[0]?.figures ?? [];
+      // bd3 ("pump the tyres", judged on the saddle page) is missed by its words, found by its vector.
+      expect(lexical?.dev).toBeCloseTo(2 / 3);
+      expect(semantic?.dev).toBe(1);
+    } finally {
+      await embeddings.stop();
+    }
   });
 
   it('dev-loop prints each dev set, its misses, all together, and how to crawl a missing set', () => {

@@ -234,7 +234,18 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   printManualsQuality(
     await runManualsQualityFor({
       dataDir: process.env.SEARCH_QUALITY_DATA_DIR,
+      embeddings: embeddingsOption(),
       log: (line) => console.log(line),
     }),
   );
+}
+
+/**
+ * `SEARCH_QUALITY_EMBEDDINGS=local`: the server's semantic path on with a
+ * real local model (see {@link CrawlOptions.embeddings}); unset: lexical only.
+ */
+export function embeddingsOption(value = process.env.SEARCH_QUALITY_EMBEDDINGS): 'local' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'local') return 'local';
+  throw new Error(`SEARCH_QUALITY_EMBEDDINGS: 'local' or unset (got ${value})`);
 }
