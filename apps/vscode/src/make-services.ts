@@ -66,7 +66,12 @@ export async function makeServices(
   };
 
   const showMessage = () => {
-    const message = runsViewMessage(connection.state, connection.baseUrl, store.runs.length > 0);
+    const message = runsViewMessage(
+      connection.state,
+      connection.baseUrl,
+      store.runs.length > 0,
+      store.filter,
+    );
     // Set on change only: the store changes with every snapshot of a run in flight.
     if (treeView.message !== message) treeView.message = message;
   };
@@ -86,7 +91,8 @@ export async function makeServices(
       void vscode.commands.executeCommand('setContext', 'webdata.connection', state);
       showMessage();
       // With no run listed, the state alone decides the rows (what to do): redraw when they change.
-      const actions = runsViewActions(state)
+      const filtered = store.filter.status !== undefined || store.filter.type !== undefined;
+      const actions = runsViewActions(state, filtered)
         .map((action) => action.command)
         .join();
       if (store.runs.length === 0 && actions !== actionsDrawn) provider.redrawAll();

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   contributes: {
     viewsWelcome: { contents: string }[];
+    menus: { commandPalette: { command: string; when: string }[] };
     walkthroughs: { steps: { title: string; description: string }[] }[];
   };
 };
@@ -21,5 +22,14 @@ describe('package.json texts VS Code draws', () => {
 
   it('use no **bold** in a welcome view, which draws its asterisks as they are', () => {
     expect(manifest.contributes.viewsWelcome.filter((view) => view.contents.includes('**'))).toEqual([]);
+  });
+});
+
+describe('the command palette', () => {
+  it('offers Clear Runs Filter only while a filter is set (it did nothing without one)', () => {
+    const entry = manifest.contributes.menus.commandPalette.find(
+      (item) => item.command === 'webdata.runs.clearFilter',
+    );
+    expect(entry?.when).toBe('webdata.runs.filtered');
   });
 });

@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection.js';
+import type { RunFilter } from '../runs/run-types.js';
 import type { RunsLoader } from '../runs/runs-loader.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import type { Log } from '../ui/log.js';
@@ -65,8 +66,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   async #roots(): Promise<RunsNode[]> {
     const roots = await this.#listedRoots();
-    // No run listed and the service at fault: what to do, below the message naming its address.
-    return roots.length > 0 ? roots : this.#model.actionNodes(runsViewActions(this.#connection.state));
+    // No run listed, and the service at fault or a filter matching none: what to do, below the message.
+    if (roots.length > 0) return roots;
+    return this.#model.actionNodes(runsViewActions(this.#connection.state, isFiltered(this.#store.filter)));
   }
 
   async #listedRoots(): Promise<RunsNode[]> {
@@ -119,4 +121,8 @@ function toTreeItem(view: NodeView, node: RunsNode): vscode.TreeItem {
     item.command = { command: view.command.id, title: view.command.title, arguments: args };
   }
   return item;
+}
+
+function isFiltered(filter: RunFilter): boolean {
+  return filter.status !== undefined || filter.type !== undefined;
 }

@@ -48,6 +48,25 @@ describe('runsViewMessage', () => {
   });
 });
 
+describe('runsViewMessage with a filter', () => {
+  it('says the filter, which the view does not draw elsewhere, and offers to clear it when it matches none', () => {
+    expect(runsViewMessage('connected', URL, true, { status: 'completed', type: 'crawl' })).toBe(
+      `Connected to ${URL}, showing completed crawl runs only`,
+    );
+    expect(runsViewMessage('connected', URL, true, { type: 'deep-crawl' })).toBe(
+      `Connected to ${URL}, showing deep crawl runs only`,
+    );
+    expect(runsViewMessage('connected', URL, false, { status: 'failed' })).toBe(
+      `No failed runs at ${URL}: Clear Filter shows every run.`,
+    );
+    expect(runsViewActions('connected', true).map((action) => action.command)).toEqual([
+      'webdata.runs.clearFilter',
+    ]);
+    expect(runsViewMessage('connected', URL, true, {})).toBe(`Connected to ${URL}`);
+    expect(runsViewMessage('connected', URL, false, {})).toBeUndefined();
+  });
+});
+
 describe('runsViewActions', () => {
   it("offers what the welcome content's buttons did, as rows that run a command", () => {
     const labels = (state: Parameters<typeof runsViewActions>[0]) =>

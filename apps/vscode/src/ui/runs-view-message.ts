@@ -1,5 +1,7 @@
 import type { ConnectionState } from '../connection/connection-state.js';
+import type { RunFilter } from '../runs/run-types.js';
 import { DEFAULT_BASE_URL } from '../settings.js';
+import { TYPE_LABELS } from '../tree/describe-run.js';
 
 /**
  * The text shown above the Runs view's rows, or none (`undefined`).
@@ -13,7 +15,10 @@ import { DEFAULT_BASE_URL } from '../settings.js';
  * below it are what to do ({@link runsViewActions}), since VS Code hides the
  * welcome content while a view has a message. With no key, no runs yet or
  * none matching the filter there is no message, and the welcome content
- * shows. Plain text: a view's message draws no `$(icon)`.
+ * shows. A filter is said too (`showing completed crawl runs only`): the
+ * view's description, where it also goes, is not drawn while the view is
+ * alone in its container, and it was nowhere else. Plain text: a view's
+ * message draws no `$(icon)`.
  *
  * @example
  * ```ts
@@ -27,11 +32,16 @@ export function runsViewMessage(
   state: ConnectionState,
   baseUrl: string,
   runsListed: boolean,
+  filter: RunFilter = {},
 ): string | undefined {
-  if (!runsListed) return problemMessage(state, baseUrl);
+  const only = filterPhrase(filter);
+  if (!runsListed) {
+    if (state === 'connected' && only) return `No ${only} at ${baseUrl}: Clear Filter shows every run.`;
+    return problemMessage(state, baseUrl);
+  }
   switch (state) {
     case 'connected':
-      return `Connected to ${baseUrl}`;
+      return only ? `Connected to ${baseUrl}, showing ${only} only` : `Connected to ${baseUrl}`;
     case 'unreachable':
       return `Lost the connection to ${baseUrl}: retrying…`;
     case 'unauthorized':
@@ -62,6 +72,13 @@ function problemMessage(state: ConnectionState, baseUrl: string): string | undef
   }
 }
 
+/** `completed crawl runs`, `failed runs`, `deep crawl runs`; `''` without a filter. */
+function filterPhrase(filter: RunFilter): string {
+  const type = filter.type ? (TYPE_LABELS[filter.type] ?? filter.type).toLowerCase() : '';
+  if (!filter.status && !type) return '';
+  return [filter.status, type, 'runs'].filter(Boolean).join(' ');
+}
+
 function atDefault(baseUrl: string): boolean {
   return baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URL;
 }
@@ -83,20 +100,28 @@ const CHANGE_ADDRESS: ViewAction = {
 };
 const SET_KEY: ViewAction = { label: 'Set API Key…', icon: 'key', command: 'webdata.setApiKey' };
 const SHOW_LOG: ViewAction = { label: 'Show Log', icon: 'output', command: 'webdata.showLog' };
+const CLEAR_FILTER: ViewAction = {
+  label: 'Clear Filter',
+  icon: 'clear-all',
+  command: 'webdata.runs.clearFilter',
+};
 
 /**
  * The rows the Runs view shows, below its message, while no run is listed and
  * the service at the configured address does not answer, refuses the key,
- * asks to wait or errs: what the welcome content's buttons offered. None
- * otherwise (the welcome content shows, or the runs do).
+ * asks to wait or errs, or no run matches the filter: what the welcome
+ * content's buttons offered. None otherwise (the welcome content shows, or
+ * the runs do).
  *
  * @example
  * ```ts
  * runsViewActions('unreachable').map((action) => action.label); // ['Try Again', 'Change the Address…']
  * ```
  */
-export function runsViewActions(state: ConnectionState): readonly ViewAction[] {
+export function runsViewActions(state: ConnectionState, filtered = false): readonly ViewAction[] {
   switch (state) {
+    case 'connected':
+      return filtered ? [CLEAR_FILTER] : [];
     case 'unreachable':
       return [TRY_AGAIN, CHANGE_ADDRESS];
     case 'unauthorized':
