@@ -19,6 +19,7 @@ export { extractFromUrl } from './commands/extract-from-url.js';
 export { extractFromUrls } from './commands/extract-from-urls.js';
 export { filterByStatus } from './commands/filter-by-status.js';
 export { filterByType } from './commands/filter-by-type.js';
+export { goToResult } from './commands/go-to-result.js';
 export { loadMore } from './commands/load-more.js';
 export { openAllResults } from './commands/open-all-results.js';
 export { openResult } from './commands/open-result.js';

@@ -40,6 +40,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   { id: 'webdata.run.delete', load: async () => (await import('../parts.js')).deleteRun },
   { id: 'webdata.run.copyId', load: async () => (await import('../parts.js')).copyRunId },
   { id: 'webdata.run.showDetails', load: async () => (await import('../parts.js')).showRunDetails },
+  { id: 'webdata.run.goToResult', load: async () => (await import('../parts.js')).goToResult },
   {
     id: 'webdata.run.openAllResults',
     load: async () => (await import('../parts.js')).openAllResults,

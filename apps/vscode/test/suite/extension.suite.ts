@@ -273,6 +273,24 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('Go to Result… finds a page of a run by typing part of its title, and opens it', async () => {
+      const run = await client.runs.start({
+        type: 'crawl',
+        urls: [`${env.site}/product/lamp`, `${env.site}/product/chair`],
+      });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to end', () => terminal(run.id));
+      const editor = await runAccepting<vscode.TextEditor | undefined>(
+        'webdata.run.goToResult',
+        node,
+        'chair',
+      );
+      assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Oak Reading Chair.md');
+      assert.match(editor?.document.getText() ?? '', /Oak Reading Chair/);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
     test('Run Again starts a new run with the same request, and the view follows it', async () => {
       const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`], limit: 1 });
       await vscode.commands.executeCommand('webdata.runs.refresh');

@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { openResult } from '../documents/open-result.js';
+import type { Result } from '../runs/run-types.js';
+import type { Command } from '../services.js';
+import { runLabel, shortUrl } from '../tree/describe-run.js';
+import { runIdOf } from '../tree/node-argument.js';
+import { showError } from '../ui/show-error.js';
+
+type ResultItem = vscode.QuickPickItem & { result: Result };
+
+/**
+ * Go to Result…: a quick pick of every page a run got, found by typing part
+ * of its title or address, and the chosen one opened in its tab. The tree
+ * lists a run's results 50 at a time and finds only among those loaded: in a
+ * crawl of hundreds of pages, this is how one is found. A query may be passed
+ * to start with. Resolves with the editor, or `undefined` when dismissed.
+ */
+export const goToResult: Command = {
+  id: 'webdata.run.goToResult',
+  async run({ connection, store, log }, node?: unknown, query?: unknown) {
+    const runId = runIdOf(node);
+    if (!runId) return undefined;
+    const pick = vscode.window.createQuickPick<ResultItem>();
+    try {
+      const client = connection.client();
+      const run = store.get(runId) ?? (await client.runs.get(runId));
+      pick.title = `Web Data: ${runLabel(run)}`;
+      pick.placeholder = 'Type part of a page title or address';
+      pick.matchOnDescription = true;
+      pick.busy = true;
+      if (typeof query === 'string') pick.value = query;
+      const chosen = new Promise<ResultItem | undefined>((resolve) => {
+        // Enter while the list is still loading (nothing selected yet) keeps the pick open.
+        pick.onDidAccept(() => {
+          const item = pick.selectedItems[0];
+          if (item) resolve(item);
+        });
+        pick.onDidHide(() => resolve(undefined));
+      });
+      pick.show();
+      const results = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      pick.items = results.map((result) => ({
+        label: result.title?.trim() || shortUrl(result.url ?? result.id),
+        description: result.url ? shortUrl(result.url) : undefined,
+        result,
+      }));
+      pick.placeholder = `Type part of a page title or address (${results.length} ${results.length === 1 ? 'page' : 'pages'})`;
+      pick.busy = false;
+      const item = await chosen;
+      pick.hide();
+      return item ? await openResult(run, item.result) : undefined;
+    } catch (error) {
+      pick.hide();
+      void showError(log, `Could not list the results of run ${runId}`, error);
+      return undefined;
+    } finally {
+      pick.dispose();
+    }
+  },
+};
