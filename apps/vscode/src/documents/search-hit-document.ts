@@ -1,5 +1,6 @@
 import type { SearchHit } from '@webdata/core';
 import * as vscode from 'vscode';
+import { passageOffsets } from '../text/find-passage.js';
 import { openIndexedDocument } from './result-content-provider.js';
 import { safeTitle } from './result-uri.js';
 
@@ -9,7 +10,7 @@ export const SEARCH_HIT_SCHEME = 'webdata-search';
 /**
  * Opens search hits in tabs. A hit with a `document_id` opens its whole
  * document (`webdata-document:`, served by the {@link ResultContentProvider}:
- * the same document reopens its tab). A hit without one, or whose document
+ * the same document reopens its tab), its passage selected and in view. A hit without one, or whose document
  * cannot be read (a server without the document endpoint, a page deleted
  * since the search), opens as a read-only Markdown passage instead: title,
  * address, collection, when it was indexed and the matching passage, and why
@@ -28,7 +29,13 @@ export class SearchHitDocuments implements vscode.TextDocumentContentProvider, v
     const title = hit.title?.trim() || hit.url;
     if (hit.document_id && inCollection) {
       try {
-        return await openIndexedDocument({ collection: inCollection, documentId: hit.document_id, title });
+        const editor = await openIndexedDocument({
+          collection: inCollection,
+          documentId: hit.document_id,
+          title,
+        });
+        if (hit.snippet) revealPassage(editor, hit.snippet);
+        return editor;
       } catch (error) {
         return this.#openPassage(hit, query, error instanceof Error ? error.message : String(error));
       }
@@ -57,6 +64,22 @@ export class SearchHitDocuments implements vscode.TextDocumentContentProvider, v
   dispose(): void {
     this.#registration.dispose();
   }
+}
+
+/**
+ * Selects the hit's passage in its page and scrolls to it, as a search result
+ * opens at its line: the page may be long, and the passage is why it was
+ * chosen. Left at the top when the passage is not found.
+ */
+function revealPassage(editor: vscode.TextEditor, snippet: string): void {
+  const found = passageOffsets(editor.document.getText(), snippet);
+  if (!found) return;
+  const range = new vscode.Range(
+    editor.document.positionAt(found.start),
+    editor.document.positionAt(found.end),
+  );
+  editor.selection = new vscode.Selection(range.start, range.end);
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 /**

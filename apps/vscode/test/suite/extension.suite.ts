@@ -388,6 +388,15 @@ export function defineExtensionSuite(): void {
             tab.input.uri.toString() === opened.document.uri.toString(),
         );
       assert.equal(tabsOfDocument.length, 1);
+
+      // The hit's passage is selected and in view, as a search result opens at its line.
+      const later = (await client.search({ query: 'shipped in two days', collection: 'default' })).data.find(
+        (each) => each.url === hit!.url,
+      );
+      const atPassage = await services.searchHits.open(later!, 'shipped in two days', 'default');
+      assert.equal(atPassage.document.uri.toString(), opened.document.uri.toString());
+      assert.ok(atPassage.selection.start.line > 0, 'the selection starts below the title');
+      assert.match(atPassage.document.getText(atPassage.selection), /shipped in two days/);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
