@@ -31,14 +31,18 @@ export function printResults(out: Output, results: readonly PrintableResult[], w
       ? `${result.error.code}${result.error.message ? `: ${result.error.message}` : ''}`
       : '';
     if (withContent) {
-      out.line(`<!-- ${result.url}${failure ? ` (failed: ${failure})` : ''} -->`);
+      out.line(`<!-- ${result.url ?? result.id}${failure ? ` (failed: ${failure})` : ''} -->`);
       if (result.content !== null && result.content !== undefined)
         out.line(contentText(result.content).trimEnd());
       out.line('');
       continue;
     }
     const http = result.http_status ?? '-';
-    out.line([result.status, String(http), result.url, failure || (result.title ?? '')].join('  ').trimEnd());
+    out.line(
+      [result.status ?? '-', String(http), result.url ?? result.id, failure || (result.title ?? '')]
+        .join('  ')
+        .trimEnd(),
+    );
     if (result.data !== null && result.data !== undefined) out.line(JSON.stringify(result.data, null, 2));
   }
 }

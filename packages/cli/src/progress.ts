@@ -17,8 +17,8 @@ export function runProgress<E extends RunEvent<unknown>>(
   return (source) => {
     let bar: SingleBar | undefined;
     const show = (run: RunLenient) => {
-      const done = run.stats.succeeded + run.stats.failed + run.stats.cancelled;
-      const total = Math.max(run.stats.total, done, 1);
+      const done = (run.stats?.succeeded ?? 0) + (run.stats?.failed ?? 0) + (run.stats?.cancelled ?? 0);
+      const total = Math.max(run.stats?.total ?? 0, done, 1);
       const payload = { status: run.status, label: options.label };
       if (!bar) {
         bar = new SingleBar(

@@ -10,7 +10,7 @@ const call = apiClient(target.baseUrl, target.apiKey);
 
 /** Waits until a run's slow page is being fetched, then reads the run (for its ETag). */
 async function whenRunning(runId: string) {
-  await pollRun(call, runId, (run) => run.status === 'running' || run.stats.running > 0, 10_000);
+  await pollRun(call, runId, (run) => run.status === 'running' || (run.stats?.running ?? 0) > 0, 10_000);
   return call('GET', `/api/v1/runs/${runId}`);
 }
 

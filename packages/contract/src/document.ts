@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CollectionName, HttpUrl, prefixedId, Timestamp } from './common.js';
-import { openEnum } from './open-enum.js';
 
 /**
  * Formats an indexed document's content is served in: `text`, the plain text
@@ -53,17 +52,14 @@ export const DocumentContent = z
   .meta({ id: 'DocumentContent' });
 export type DocumentContent = z.infer<typeof DocumentContent>;
 
-/**
- * A document's content as a client reads it: every field required, unknown
- * fields kept, any `format` string (typed with the known ones), formats not checked.
- */
+/** A document's content as a client reads it from any server: only `content` required, unknown fields kept. */
 export const DocumentContentLenient = z.looseObject({
-  id: z.string(),
-  collection: z.string(),
-  url: z.string(),
-  title: z.string().nullable(),
-  format: openEnum(DocumentContentFormat.options),
+  id: z.string().optional(),
+  collection: z.string().optional(),
+  url: z.string().optional(),
+  title: z.string().nullable().optional(),
+  format: z.string().optional(),
   content: z.string(),
-  indexed_at: z.string(),
+  indexed_at: z.string().optional(),
 });
 export type DocumentContentLenient = z.infer<typeof DocumentContentLenient>;

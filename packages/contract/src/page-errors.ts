@@ -75,19 +75,19 @@ export const RunErrorInfo = z.strictObject({ code: RunErrorCode, message: z.stri
 export type RunErrorInfo = z.infer<typeof RunErrorInfo>;
 
 /**
- * Tolerant reading of {@link PageErrorInfo}: any code string (typed
- * `PageErrorCode | (string & {})`, so a `switch` narrows on the known ones),
- * `message` required, unknown fields kept.
+ * Lenient reading of {@link PageErrorInfo}, for any server: any code string
+ * (typed `PageErrorCode | (string & {})`, so a `switch` narrows on the known
+ * ones), `message` optional, unknown fields kept.
  */
 export const PageErrorInfoLenient = z.looseObject({
   code: openEnum(PageErrorCode.options),
-  message: z.string(),
+  message: z.string().optional(),
 });
 export type PageErrorInfoLenient = z.infer<typeof PageErrorInfoLenient>;
 
-/** Tolerant reading of {@link RunErrorInfo}: any code string, `message` required, unknown fields kept. */
+/** Lenient reading of {@link RunErrorInfo}: any code string, `message` optional, unknown fields kept. */
 export const RunErrorInfoLenient = z.looseObject({
   code: openEnum(RunErrorCode.options),
-  message: z.string(),
+  message: z.string().optional(),
 });
 export type RunErrorInfoLenient = z.infer<typeof RunErrorInfoLenient>;

@@ -20,7 +20,7 @@ export function page<T extends z.ZodType>(item: T) {
   return z.strictObject({ data: z.array(item), next_cursor: z.string().nullable() });
 }
 
-/** Tolerant reading of a page: `data` and `next_cursor` (null on the last page) required, extra fields kept. */
+/** Lenient reading of a page: extra fields kept, `next_cursor` optional. */
 export function pageLenient<T extends z.ZodType>(item: T) {
-  return z.looseObject({ data: z.array(item), next_cursor: z.string().nullable() });
+  return z.looseObject({ data: z.array(item), next_cursor: z.string().nullable().optional() });
 }

@@ -55,28 +55,24 @@ export const Result = z
   .meta({ id: 'Result' });
 export type Result = z.infer<typeof Result>;
 
-/**
- * A result as a client reads it: every field {@link Result} always has is
- * required, read tolerantly (unknown fields kept, any `status` string, formats
- * not checked). `content` is there only when asked for (`include=content`).
- */
+/** A result as a client reads it from any server: only `id` required, unknown fields kept. */
 export const ResultLenient = z.looseObject({
   id: z.string(),
-  run_id: z.string(),
-  url: z.string(),
-  final_url: z.string().nullable(),
-  status: openEnum(ResultStatus.options),
-  title: z.string().nullable(),
-  depth: z.number(),
-  parent_url: z.string().nullable(),
-  http_status: z.number().nullable(),
-  content_type: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-  has_screenshot: z.boolean(),
-  screenshot_error: PageErrorInfoLenient.nullable(),
-  error: PageErrorInfoLenient.nullable(),
-  created_at: z.string(),
-  content: ContentValue.nullable().optional(),
+  run_id: z.string().optional(),
+  url: z.string().optional(),
+  final_url: z.string().nullable().optional(),
+  status: openEnum(ResultStatus.options).optional(),
+  title: z.string().nullable().optional(),
+  depth: z.number().optional(),
+  parent_url: z.string().nullable().optional(),
+  http_status: z.number().nullable().optional(),
+  content_type: z.string().nullable().optional(),
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
+  has_screenshot: z.boolean().optional(),
+  screenshot_error: PageErrorInfoLenient.nullable().optional(),
+  error: PageErrorInfoLenient.nullable().optional(),
+  created_at: z.string().optional(),
+  content: z.unknown().optional(),
 });
 export type ResultLenient = z.infer<typeof ResultLenient>;
 
@@ -132,14 +128,14 @@ export const ResultContent = z
 export type ResultContent = z.infer<typeof ResultContent>;
 
 /**
- * Tolerant reading of {@link ResultContent}: every field required, unknown
- * fields kept, any `format` string (typed with the known ones); `content` is
- * one of the three shapes (a string, an array of strings, an object).
+ * Lenient reading of {@link ResultContent}: unknown fields kept, any format
+ * string; `content` is still one of the three shapes every server sends
+ * (a string, an array of strings, an object), so a caller's `content` is typed.
  */
 export const ResultContentLenient = z.looseObject({
-  id: z.string(),
-  url: z.string(),
-  format: openEnum(ResultContentFormat.options),
+  id: z.string().optional(),
+  url: z.string().optional(),
+  format: z.string().optional(),
   content: ContentValue,
 });
 export type ResultContentLenient = z.infer<typeof ResultContentLenient>;
@@ -158,6 +154,5 @@ export const ScreenshotAccess = z
   .meta({ id: 'ScreenshotAccess' });
 export type ScreenshotAccess = z.infer<typeof ScreenshotAccess>;
 
-/** Tolerant reading of {@link ScreenshotAccess}: both fields required, unknown fields kept. */
-export const ScreenshotAccessLenient = z.looseObject({ url: z.string(), expires_at: z.string() });
+export const ScreenshotAccessLenient = z.looseObject({ url: z.string(), expires_at: z.string().optional() });
 export type ScreenshotAccessLenient = z.infer<typeof ScreenshotAccessLenient>;

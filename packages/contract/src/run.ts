@@ -76,11 +76,9 @@ export const Run = z
 export type Run = z.infer<typeof Run>;
 
 /**
- * A run as a client reads it: every field {@link Run} has is required (the
- * server always sends it), but read tolerantly, so a newer server of this
- * contract still parses: unknown fields are kept, an unknown `status` or
- * `type` string is accepted (typed with the known values plus `string & {}`)
- * and formats (ids, URLs, timestamps) are not checked.
+ * A run as a client reads it from any server implementing the specification:
+ * the five fields the specification shows are required, everything else is
+ * optional, unknown fields are kept and an unknown `status` string is accepted.
  */
 export const RunLenient = z.looseObject({
   id: z.string(),
@@ -88,19 +86,14 @@ export const RunLenient = z.looseObject({
   type: openEnum(RunType.options),
   urls: z.array(z.string()),
   created_at: z.string(),
-  updated_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  params: z.record(z.string(), z.unknown()),
-  stats: z.looseObject({
-    total: z.number(),
-    queued: z.number(),
-    running: z.number(),
-    succeeded: z.number(),
-    failed: z.number(),
-    cancelled: z.number(),
-  }),
-  error: RunErrorInfoLenient.nullable(),
+  updated_at: z.string().optional(),
+  started_at: z.string().nullable().optional(),
+  finished_at: z.string().nullable().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  stats: z
+    .looseObject(Object.fromEntries(Object.keys(RunStats.shape).map((k) => [k, z.number().optional()])))
+    .optional(),
+  error: RunErrorInfoLenient.nullable().optional(),
 });
 export type RunLenient = z.infer<typeof RunLenient>;
 

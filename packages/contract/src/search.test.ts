@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CollectionPage, SearchAnswer, SearchAnswerLenient, SearchRequest } from './search.js';
 import { expectIssueAt } from './test-helpers.js';
 
@@ -38,13 +38,10 @@ describe('SearchAnswer and collections', () => {
     expectIssueAt(SearchAnswer, { data: [noUrl], next_cursor: null }, ['data', 0, 'url']);
   });
 
-  it('reads a newer answer tolerantly (unknown fields kept) but requires every field of a hit', () => {
-    const newer = SearchAnswerLenient.parse({ data: [{ ...hit, rank: 1 }], next_cursor: null, took_ms: 3 });
-    expect(newer.data[0]?.rank).toBe(1);
-    expectTypeOf(newer.data[0]!.document_id).toEqualTypeOf<string>();
-    const { document_id: _id, ...noId } = hit;
-    expectIssueAt(SearchAnswerLenient, { data: [noId], next_cursor: null }, ['data', 0, 'document_id']);
-    expectIssueAt(SearchAnswerLenient, { data: [hit] }, ['next_cursor']);
+  it('reads a foreign answer leniently', () => {
+    expect(SearchAnswerLenient.safeParse({ data: [{ url: 'https://x.example/', rank: 1 }] }).success).toBe(
+      true,
+    );
   });
 
   it('accepts a collection page', () => {

@@ -51,17 +51,15 @@ export type SearchHit = z.infer<typeof SearchHit>;
 export const SearchAnswer = page(SearchHit).meta({ id: 'SearchAnswer' });
 export type SearchAnswer = z.infer<typeof SearchAnswer>;
 
-/** Tolerant reading of {@link SearchHit}: every field required, unknown fields kept, formats not checked. */
 export const SearchHitLenient = z.looseObject({
-  document_id: z.string(),
+  document_id: z.string().optional(),
   url: z.string(),
-  title: z.string().nullable(),
-  snippet: z.string(),
-  score: z.number(),
-  collection: z.string(),
-  indexed_at: z.string(),
+  title: z.string().nullable().optional(),
+  snippet: z.string().optional(),
+  score: z.number().optional(),
+  collection: z.string().optional(),
+  indexed_at: z.string().optional(),
 });
-export type SearchHitLenient = z.infer<typeof SearchHitLenient>;
 export const SearchAnswerLenient = pageLenient(SearchHitLenient);
 export type SearchAnswerLenient = z.infer<typeof SearchAnswerLenient>;
 
@@ -78,11 +76,9 @@ export type Collection = z.infer<typeof Collection>;
 export const CollectionPage = page(Collection).meta({ id: 'CollectionPage' });
 export type CollectionPage = z.infer<typeof CollectionPage>;
 
-/** Tolerant reading of {@link Collection}: every field required, unknown fields kept. */
 export const CollectionLenient = z.looseObject({
   name: z.string(),
-  document_count: z.number(),
-  updated_at: z.string().nullable(),
+  document_count: z.number().optional(),
+  updated_at: z.string().nullable().optional(),
 });
-export type CollectionLenient = z.infer<typeof CollectionLenient>;
 export const CollectionPageLenient = pageLenient(CollectionLenient);

@@ -71,7 +71,7 @@ export class WebDataClient {
      * @example
      * ```ts
      * const [hit] = (await client.search({ query: 'retry policy', collection: 'docs' })).data;
-     * const { content } = await client.collections.document('docs', hit!.document_id);
+     * const { content } = await client.collections.document('docs', hit!.document_id!);
      * ```
      */
     document(
@@ -169,7 +169,7 @@ export class WebDataClient {
    * @example
    * ```ts
    * client.deepCrawl({ url: 'https://blog.example/', max_depth: 2, limit: 200 }, { deadlineMs: 600_000 })
-   *   .subscribe((event) => { if (event.type === 'status') console.log(event.run.stats.total); });
+   *   .subscribe((event) => { if (event.type === 'status') console.log(event.run.stats?.total); });
    * ```
    */
   deepCrawl(body: DeepCrawlRequest, options: RunOptions = {}): Observable<RunEvent> {

@@ -17,7 +17,7 @@ import { abortWith } from './internal/abort.js';
  * import { eachEvent } from '@webdata/core';
  *
  * for await (const event of eachEvent(client.crawl({ url: 'https://docs.example/', limit: 20 }))) {
- *   if (event.type === 'status') console.log(event.run.stats.succeeded, '/', event.run.stats.total);
+ *   if (event.type === 'status') console.log(event.run.stats?.succeeded, '/', event.run.stats?.total);
  *   if (event.type === 'result') console.log(event.result.url);
  * }
  * ```

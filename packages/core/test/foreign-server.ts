@@ -83,10 +83,7 @@ export async function startForeignServer(
   };
 }
 
-/**
- * A run as a newer server of the contract sends it: every field the contract
- * guarantees, plus fields of its own that this client does not know.
- */
+/** A run in the foreign server's own dialect: the five specified fields plus extras of its own. */
 export function foreignRun(id: string, status: string, extra: Record<string, unknown> = {}) {
   return {
     id,
@@ -94,35 +91,7 @@ export function foreignRun(id: string, status: string, extra: Record<string, unk
     type: 'extract',
     urls: ['https://example.org/'],
     created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    started_at: null,
-    finished_at: null,
-    params: {},
-    stats: { total: 1, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 },
-    error: null,
     vendor_region: 'eu-1',
-    ...extra,
-  };
-}
-
-/** A result as a newer server of the contract sends it: every guaranteed field, plus `extra`. */
-export function foreignResult(id: string, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    run_id: 'run_f',
-    url: `https://example.org/${id}`,
-    final_url: null,
-    status: 'succeeded',
-    title: null,
-    depth: 0,
-    parent_url: null,
-    http_status: 200,
-    content_type: 'text/html',
-    data: null,
-    has_screenshot: false,
-    screenshot_error: null,
-    error: null,
-    created_at: '2026-01-01T00:00:00Z',
     ...extra,
   };
 }

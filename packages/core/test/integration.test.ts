@@ -137,7 +137,7 @@ describe('the client against the real server', () => {
     await collectRun(client.crawl({ urls: [`${site.url}/d`, `${site.url}/a`], collection: 'core-docs' }));
     const [hit] = (await client.search({ query: 'deepest', collection: 'core-docs' })).data;
     expect(hit?.url).toBe(`${site.url}/d`);
-    const markdown = await client.collections.document('core-docs', hit!.document_id);
+    const markdown = await client.collections.document('core-docs', hit!.document_id!);
     expect(markdown).toMatchObject({
       id: hit!.document_id,
       url: hit!.url,
@@ -147,7 +147,7 @@ describe('the client against the real server', () => {
     expect(markdown.content).toMatch(/^# Page D$/m);
     expect(markdown.content).toContain('The deepest page.');
     const emitted = await lastValueFrom(
-      client.collections.document$('core-docs', hit!.document_id, { format: 'text' }).pipe(toArray()),
+      client.collections.document$('core-docs', hit!.document_id!, { format: 'text' }).pipe(toArray()),
     );
     expect(emitted).toHaveLength(1);
     expect(emitted[0]).toMatchObject({ format: 'text' });
@@ -156,7 +156,7 @@ describe('the client against the real server', () => {
     await expect(client.collections.document('core-docs', 'doc_nothing')).rejects.toBeInstanceOf(
       NotFoundError,
     );
-    await expect(client.collections.document('nowhere', hit!.document_id)).rejects.toBeInstanceOf(
+    await expect(client.collections.document('nowhere', hit!.document_id!)).rejects.toBeInstanceOf(
       NotFoundError,
     );
     await expect(client.search({ query: 'deepest', collection: 'nowhere' })).rejects.toBeInstanceOf(

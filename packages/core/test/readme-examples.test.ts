@@ -23,7 +23,7 @@ declare const urls: string[];
 declare const runId: string;
 declare const ids: string[];
 declare const table: Map<string, string>;
-declare function seen(url: string): boolean;
+declare function seen(url: string | undefined): boolean;
 declare function updateTree(run: unknown): void;
 declare function updateStatusBar(run: unknown): void;
 `;

@@ -34,30 +34,6 @@ describe('the client types', () => {
     void client.runs.list({ status: 'complted' });
   });
 
-  it('types every field the contract guarantees as present: no `!` or `?? fallback` needed', () => {
-    type Run = Awaited<ReturnType<typeof client.runs.get>>;
-    type Hit = Awaited<ReturnType<typeof client.search>>['data'][number];
-    type Document = Awaited<ReturnType<typeof client.collections.document>>;
-    type Screenshot = Awaited<ReturnType<typeof client.runs.screenshot>>;
-    expectTypeOf<Hit['document_id']>().toEqualTypeOf<string>();
-    expectTypeOf<Hit['score']>().toEqualTypeOf<number>();
-    expectTypeOf<Hit['title']>().toEqualTypeOf<string | null>();
-    expectTypeOf<ExpandedResult['url']>().toEqualTypeOf<string>();
-    expectTypeOf<ExpandedResult['run_id']>().toEqualTypeOf<string>();
-    expectTypeOf<ExpandedResult['has_screenshot']>().toEqualTypeOf<boolean>();
-    expectTypeOf<ExpandedResult['http_status']>().toEqualTypeOf<number | null>();
-    expectTypeOf<Run['stats']['succeeded']>().toEqualTypeOf<number>();
-    expectTypeOf<Run['finished_at']>().toEqualTypeOf<string | null>();
-    expectTypeOf<Run['params']>().toEqualTypeOf<Record<string, unknown>>();
-    expectTypeOf<Document['url']>().toEqualTypeOf<string>();
-    expectTypeOf<Screenshot['expires_at']>().toEqualTypeOf<string>();
-    expectTypeOf<Awaited<ReturnType<typeof client.runs.list>>['next_cursor']>().toEqualTypeOf<
-      string | null
-    >();
-    // Unknown fields of a newer server are kept, typed unknown.
-    expectTypeOf<Hit['rank']>().toEqualTypeOf<unknown>();
-  });
-
   it('takes a crawl from urls or from url, exactly one of them', () => {
     // Cold streams: nothing is sent.
     void client.crawl({ urls, limit: 5 });

@@ -25,5 +25,6 @@ describe('formatForRun', () => {
     expect(formatForRun({ type: 'crawl', params: { formats: ['html', 'markdown'] } })).toBe('html');
     expect(formatForRun({ type: 'deep-crawl', params: {} })).toBe('markdown');
     expect(formatForRun({ type: 'crawl', params: { formats: ['pdf'] } })).toBe('markdown');
+    expect(formatForRun({ type: 'crawl' })).toBe('markdown');
   });
 });

@@ -60,9 +60,9 @@ describe('runDetailsTitle', () => {
       runDetailsTitle({
         type: 'crawl',
         urls: ['http://127.0.0.1:8000/a', 'https://b.example/', 'https://c.example/'],
-        params: {},
+        params: undefined,
       }),
     ).toBe('Crawl · 127.0.0.1:8000 +2 sites (3 pages)');
-    expect(runDetailsTitle({ type: 'screenshot', urls: [], params: {} })).toBe('screenshot');
+    expect(runDetailsTitle({ type: 'screenshot', urls: [], params: undefined })).toBe('screenshot');
   });
 });

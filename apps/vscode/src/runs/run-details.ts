@@ -42,7 +42,7 @@ export function runDetails(run: Run): string {
   const stats = run.stats;
   if (stats?.total !== undefined) {
     lines.push('## Pages', '');
-    const counts = (['succeeded', 'failed', 'running', 'queued', 'cancelled'] as const)
+    const counts = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
       .filter((key) => (stats[key] ?? 0) > 0)
       .map((key) => `${stats[key]} ${key}`);
     lines.push(`${stats.total} in all${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`, '');

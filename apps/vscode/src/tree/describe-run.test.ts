@@ -26,9 +26,9 @@ describe('resultFailure', () => {
 
   it('makes do with a code alone, or with nothing but the HTTP status', () => {
     const base = { status: 'failed', url: 'https://a.example/x' };
-    expect(
-      resultFailure(makeResult('r', 'res', { ...base, error: { code: 'fetch_failed', message: '' } })),
-    ).toBe('a.example/x failed: fetch_failed');
+    expect(resultFailure(makeResult('r', 'res', { ...base, error: { code: 'fetch_failed' } }))).toBe(
+      'a.example/x failed: fetch_failed',
+    );
     expect(resultFailure(makeResult('r', 'res', { ...base, error: null, http_status: 500 }))).toBe(
       'a.example/x failed (HTTP 500); the service gave no reason',
     );

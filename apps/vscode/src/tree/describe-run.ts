@@ -89,7 +89,7 @@ export function runTooltip(run: Run, now: number): string {
   }
   const stats = run.stats;
   if (stats?.total !== undefined) {
-    const counts = (['succeeded', 'failed', 'running', 'queued', 'cancelled'] as const)
+    const counts = ['succeeded', 'failed', 'running', 'queued', 'cancelled']
       .filter((key) => (stats[key] ?? 0) > 0)
       .map((key) => `${stats[key]} ${key}`);
     lines.push(`${stats.total} pages${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`);

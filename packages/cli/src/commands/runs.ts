@@ -15,7 +15,7 @@ export async function listRuns(
     limit: options.limit ?? 20,
   });
   for (const run of page.data) {
-    const done = `${run.stats.succeeded}/${run.stats.total}`;
+    const done = `${run.stats?.succeeded ?? 0}/${run.stats?.total ?? 0}`;
     context.out.line(
       [run.id, run.status.padEnd(10), run.type.padEnd(10), done.padStart(7), run.urls[0] ?? ''].join('  '),
     );

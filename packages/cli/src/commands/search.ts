@@ -12,7 +12,7 @@ export async function searchCommand(
     limit: options.limit,
   });
   for (const hit of answer.data) {
-    context.out.line(`${hit.score.toFixed(3)}  ${hit.url}  ${hit.title ?? ''}`.trimEnd());
+    context.out.line(`${(hit.score ?? 0).toFixed(3)}  ${hit.url ?? ''}  ${hit.title ?? ''}`.trimEnd());
     if (hit.snippet) context.out.line(`       ${hit.snippet.replace(/<\/?mark>/g, '**')}`);
   }
   context.out.document(answer);

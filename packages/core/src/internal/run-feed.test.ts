@@ -37,11 +37,6 @@ class ChangeFeedStandIn {
       urls: ['http://127.0.0.1/'],
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),
-      started_at: null,
-      finished_at: null,
-      params: {},
-      stats: { total: 1, queued: 1, running: 0, succeeded: 0, failed: 0, cancelled: 0 },
-      error: null,
     });
   }
 

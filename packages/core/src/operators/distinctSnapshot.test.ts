@@ -11,12 +11,7 @@ const run = (status: string, succeeded: number, extra: Record<string, unknown> =
   type: 'crawl',
   urls: [],
   created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-  started_at: null,
-  finished_at: null,
-  params: {},
-  stats: { total: 3, queued: 3 - succeeded, running: 0, succeeded, failed: 0, cancelled: 0 },
-  error: null,
+  stats: { total: 3, succeeded },
   ...extra,
 });
 

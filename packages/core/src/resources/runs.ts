@@ -204,7 +204,7 @@ export class Runs {
    * ```ts
    * const run$ = client.runs.watch(id);
    * run$.subscribe((run) => tree.update(run));
-   * run$.subscribe((run) => progressBar.set(run.stats.succeeded)); // same requests
+   * run$.subscribe((run) => progressBar.set(run.stats?.succeeded ?? 0)); // same requests
    * ```
    */
   watch(runId: string, options: CallOptions = {}): Observable<RunLenient> {
