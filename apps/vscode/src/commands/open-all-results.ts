@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
+import { manyResultsQuestion } from '../runs/run-summary.js';
 import type { Result } from '../runs/run-types.js';
 import type { Command } from '../services.js';
 import { runIdOf } from '../tree/node-argument.js';
@@ -26,13 +27,19 @@ export const openAllResults: Command = {
       if (results.length > ASK_ABOVE) {
         const ALL = `Open all ${results.length}`;
         const FIRST = `Open the first ${ASK_ABOVE}`;
+        const FIND = 'Go to Result…';
         const answer = await vscode.window.showWarningMessage(
-          `Run ${runId} has ${results.length} results.`,
+          manyResultsQuestion(run, results.length, ASK_ABOVE),
           { modal: true },
           FIRST,
           ALL,
+          FIND,
         );
         if (!answer) return [];
+        if (answer === FIND) {
+          await vscode.commands.executeCommand('webdata.run.goToResult', runId);
+          return [];
+        }
         if (answer === FIRST) chosen = results.slice(0, ASK_ABOVE);
       }
       const editors: vscode.TextEditor[] = [];

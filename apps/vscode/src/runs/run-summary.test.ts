@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finished, makeRun } from '../test-support/runs.js';
-import { progressText, runEndSummary } from './run-summary.js';
+import { manyResultsQuestion, progressText, runEndSummary } from './run-summary.js';
 
 const stats = (succeeded: number, failed: number) => ({
   total: succeeded + failed,
@@ -40,5 +40,22 @@ describe('runEndSummary', () => {
       'Extraction from 2 URLs completed: 2/2 pages succeeded.',
     );
     expect(progressText(makeRun('run_2', { stats: undefined }))).toBe('running');
+  });
+});
+
+describe('manyResultsQuestion', () => {
+  it('names the run by what it is, not by its id, and points at Go to Result…', () => {
+    const question = manyResultsQuestion(
+      {
+        type: 'deep-crawl',
+        urls: ['https://docs.example/'],
+        params: { url: 'https://docs.example/', limit: 300 },
+      },
+      300,
+      10,
+    );
+    expect(question).toBe(
+      'Deep crawl · docs.example got 300 pages. Open the first 10 in tabs, or all of them? (Go to Result… finds one by its title.)',
+    );
   });
 });

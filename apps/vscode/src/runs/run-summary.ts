@@ -1,3 +1,4 @@
+import { runLabel } from '../tree/describe-run.js';
 import type { Run } from './run-types.js';
 
 /**
@@ -37,4 +38,22 @@ export function runEndSummary(
   if (run.status === 'failed' && error) parts.push(/[.!?]$/.test(error) ? error : `${error}.`);
   if (firstFailure) parts.push((run.stats?.failed ?? 0) > 1 ? `The first: ${firstFailure}` : firstFailure);
   return parts.join(' ');
+}
+
+/**
+ * What Open All Results asks before opening many tabs: the run named by what
+ * it is (not its id), how many pages it got, and that Go to Result… finds one.
+ *
+ * @example
+ * ```ts
+ * manyResultsQuestion({ type: 'crawl', urls: ['https://docs.example/a', 'https://docs.example/b'] }, 300, 10);
+ * // 'Crawl · docs.example/a +1 got 300 pages. Open the first 10 in tabs, or all of them? (Go to Result… finds one by its title.)'
+ * ```
+ */
+export function manyResultsQuestion(
+  run: Pick<Run, 'type' | 'urls' | 'params'>,
+  count: number,
+  first: number,
+): string {
+  return `${runLabel(run)} got ${count} pages. Open the first ${first} in tabs, or all of them? (Go to Result… finds one by its title.)`;
 }
