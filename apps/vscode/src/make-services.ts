@@ -7,7 +7,7 @@ import { ScreenshotFiles } from './documents/screenshot-files.js';
 import { SearchHitDocuments } from './documents/search-hit-document.js';
 import { LiveRuns, type LiveRunsOptions } from './runs/live-runs.js';
 import { runsApiOf } from './runs/runs-api.js';
-import { RunsLoader } from './runs/runs-loader.js';
+import { RunsLoader, StaleLoadError } from './runs/runs-loader.js';
 import { RunsStore } from './runs/runs-store.js';
 import { StartedRuns } from './runs/started-runs.js';
 import type { Services } from './services.js';
@@ -110,6 +110,8 @@ export async function makeServices(
       showMessage();
     }),
     live.failures$.subscribe(({ source, error }) => {
+      // Of the previous connection (the address or key changed while it was out): says nothing of this one.
+      if (error instanceof StaleLoadError) return;
       log.error(
         source === 'watch' ? 'watching the runs in flight failed (retrying)' : 'refreshing the runs failed',
         error,

@@ -2,6 +2,18 @@ import type { RunsApi } from './runs-api.js';
 import type { RunsStore } from './runs-store.js';
 
 /**
+ * Thrown by a load whose connection changed while it was out (another address
+ * or key): its answer, or its failure, is of the previous service, and says
+ * nothing of the connection now. The store is left as it is.
+ */
+export class StaleLoadError extends Error {
+  override name = 'StaleLoadError';
+  constructor() {
+    super('the connection changed while the load was out');
+  }
+}
+
+/**
  * One-shot loads into the {@link RunsStore}: the first page of runs, the
  * next page, a run's results. Each load leaves its outcome in the store
  * (loaded, or the error), and a load already under way is shared rather than
@@ -33,8 +45,12 @@ export class RunsLoader {
     return this.#once('list', async (api) => {
       try {
         const page = await api.list({ ...this.#store.filter, limit: this.#pageSize });
+        // The connection changed while the list was out (another address or key): the answer is of
+        // the previous service, and the store, reset since, must not take it.
+        if (this.#api !== api) throw new StaleLoadError();
         this.#store.replaceFirstPage(page);
       } catch (error) {
+        if (this.#api !== api) throw error instanceof StaleLoadError ? error : new StaleLoadError();
         this.#store.setListState({ state: 'error', error });
         throw error;
       }
@@ -47,6 +63,7 @@ export class RunsLoader {
       const cursor = this.#store.nextCursor;
       if (cursor === null) return;
       const page = await api.list({ ...this.#store.filter, limit: this.#pageSize, cursor });
+      if (this.#api !== api) throw new StaleLoadError();
       this.#store.appendPage(page);
     });
   }
@@ -61,8 +78,10 @@ export class RunsLoader {
           limit: this.#pageSize,
           cursor: more ? (known.nextCursor ?? undefined) : undefined,
         });
+        if (this.#api !== api) throw new StaleLoadError();
         this.#store.setResults(runId, page, more);
       } catch (error) {
+        if (this.#api !== api) throw error instanceof StaleLoadError ? error : new StaleLoadError();
         this.#store.setResultsState(runId, { state: 'error', error });
         throw error;
       }

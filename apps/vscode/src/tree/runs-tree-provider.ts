@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection.js';
 import type { RunFilter } from '../runs/run-types.js';
-import type { RunsLoader } from '../runs/runs-loader.js';
+import { type RunsLoader, StaleLoadError } from '../runs/runs-loader.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import type { Log } from '../ui/log.js';
 import { runsViewActions } from '../ui/runs-view-message.js';
@@ -83,6 +83,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       try {
         await this.#loader.loadFirstPage();
       } catch (error) {
+        // Of the previous connection: the new one's listing says how it stands.
+        if (error instanceof StaleLoadError) return this.#model.roots();
         const next = this.#connection.reportFailure(error);
         this.#log.error(`could not list runs at ${this.#connection.baseUrl} (${next})`, error);
         return this.#model.roots();

@@ -2,6 +2,7 @@ import { ApiError, AuthenticationError, RateLimitError, RequestValidationError }
 import * as vscode from 'vscode';
 import { NotConnectedError } from '../connection/connection.js';
 import { stateAfter } from '../connection/connection-state.js';
+import { StaleLoadError } from '../runs/runs-loader.js';
 import { describeError, type Log } from './log.js';
 
 const SET_KEY = 'Set API Key';
@@ -18,6 +19,8 @@ const SHOW_LOG = 'Show Log';
  * ```
  */
 export async function showError(log: Log, what: string, error: unknown): Promise<void> {
+  // A load the connection outran (the address or key changed meanwhile): nothing went wrong now.
+  if (error instanceof StaleLoadError) return log.info(`${what}: ${error.message}`);
   log.error(what, error);
   const actions: string[] = [];
   if (

@@ -557,6 +557,10 @@ export function defineExtensionSuite(): void {
           .getConfiguration('webdata')
           .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
         const rows = await waitFor('the view to say no service answers', async () => {
+          // Try Again, as a user would, should the first listing not have told yet.
+          if (services.connection.baseUrl === proxy.url && services.connection.state !== 'unreachable') {
+            await vscode.commands.executeCommand('webdata.runs.refresh');
+          }
           const nodes = await rootNodes();
           return services.connection.baseUrl === proxy.url && services.connection.state === 'unreachable'
             ? nodes

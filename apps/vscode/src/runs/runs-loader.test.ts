@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { makeRun } from '../test-support/runs.js';
+import type { Page, Run } from './run-types.js';
+import type { RunsApi } from './runs-api.js';
+import { RunsLoader, StaleLoadError } from './runs-loader.js';
+import { RunsStore } from './runs-store.js';
+
+/** A service whose listing answers when the test says. */
+function slowApi() {
+  let answer: (page: Page<Run>) => void = () => undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const api = {
+    list: () =>
+      new Promise<Page<Run>>((resolve, reject) => {
+        answer = resolve;
+        fail = reject;
+      }),
+  } as unknown as RunsApi;
+  return { api, answer: (page: Page<Run>) => answer(page), fail: (error: Error) => fail(error) };
+}
+
+describe('RunsLoader', () => {
+  it("leaves the store alone when the connection changed while the list was out (the previous service's answer)", async () => {
+    const store = new RunsStore();
+    const loader = new RunsLoader(store, 50);
+    const old = slowApi();
+    loader.setApi(old.api);
+    const listing = loader.loadFirstPage();
+    // Another address: the store is reset for it, and the old service answers afterwards.
+    loader.setApi(slowApi().api);
+    store.reset();
+    old.answer({ data: [makeRun('run_of_the_old_service')], next_cursor: null });
+    await expect(listing).rejects.toBeInstanceOf(StaleLoadError);
+    expect(store.runs).toEqual([]);
+    expect(store.listState.state).not.toBe('loaded');
+  });
+
+  it("keeps the previous service's failure out of the store too", async () => {
+    const store = new RunsStore();
+    const loader = new RunsLoader(store, 50);
+    const old = slowApi();
+    loader.setApi(old.api);
+    const listing = loader.loadFirstPage();
+    loader.setApi(slowApi().api);
+    store.reset();
+    old.fail(new Error('connect ECONNREFUSED'));
+    await expect(listing).rejects.toBeInstanceOf(StaleLoadError);
+    expect(store.listState.state).not.toBe('error');
+  });
+});
