@@ -269,9 +269,7 @@ export class Runs {
         takeLast(1),
         map((run) => {
           if (!isTerminalStatus(run.status)) {
-            throw new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`, {
-              code: 'stream_ended',
-            });
+            throw watchEndedEarly(run);
           }
           return run;
         }),
@@ -578,12 +576,7 @@ export class Runs {
   #finish$(run: RunLenient, options: RunOptions, parse: DataParser): Observable<RunEvent<unknown>> {
     if (run.status === 'failed') return this.#failed$(run);
     if (!isTerminalStatus(run.status)) {
-      return throwError(
-        () =>
-          new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`, {
-            code: 'stream_ended',
-          }),
-      );
+      return throwError(() => watchEndedEarly(run));
     }
     const counts = { results: 0, invalidResults: 0 };
     const completed = defer(() => of({ type: 'completed' as const, run, ...counts }));
@@ -640,4 +633,11 @@ function prepareBody(kind: RunKind, body: object): { wire: Record<string, unknow
     return { ok: false, error: new ResultDataError(result.id, parsed.error.issues) };
   };
   return { wire, parse };
+}
+
+/** The error when a run's snapshots end before it is terminal (the watch gave up on it). */
+function watchEndedEarly(run: RunLenient): WebDataError {
+  return new WebDataError(`run ${run.id} stopped being watched in status ${run.status}`, {
+    code: 'stream_ended',
+  });
 }
