@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { startRun } from '../runs/start-run.js';
 import type { Command } from '../services.js';
+import { countOf } from '../text/count-of.js';
 import { confirmUrls, urlsInActiveEditor } from '../ui/pick-urls.js';
 
 const TITLE = 'Web Data: Crawl URLs';
@@ -38,7 +39,7 @@ export const crawlUrls: Command = {
       if (!choice) return undefined;
       screenshot = choice.screenshot;
     }
-    const what = `crawl of ${urls.length} ${urls.length === 1 ? 'URL' : 'URLs'}`;
+    const what = `crawl of ${countOf(urls.length, 'URL')}`;
     return startRun(
       services,
       { type: 'crawl', urls, limit: urls.length, formats: ['markdown'], screenshot },

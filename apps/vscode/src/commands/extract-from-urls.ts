@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Run } from '../runs/run-types.js';
 import { startRun } from '../runs/start-run.js';
 import type { Command, Services } from '../services.js';
+import { countOf } from '../text/count-of.js';
 import { schemaFromFields } from '../text/fields-schema.js';
 import { askSchema } from '../ui/ask-schema.js';
 import { confirmUrls, urlsInActiveEditor } from '../ui/pick-urls.js';
@@ -60,7 +61,7 @@ export async function extract(services: Services, options: ExtractOptions): Prom
     if (schema === undefined) return undefined;
   }
   if (hasQuery) await state.update(LAST_QUERY, query.trim());
-  const what = `extraction from ${urls.length} ${urls.length === 1 ? 'URL' : 'URLs'}`;
+  const what = `extraction from ${countOf(urls.length, 'URL')}`;
   return startRun(
     services,
     {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
 import type { Result } from '../runs/run-types.js';
 import type { Command } from '../services.js';
+import { countOf } from '../text/count-of.js';
 import { runLabel, shortUrl } from '../tree/describe-run.js';
 import { runIdOf } from '../tree/node-argument.js';
 import { showError } from '../ui/show-error.js';
@@ -44,7 +45,7 @@ export const goToResult: Command = {
         description: result.url ? shortUrl(result.url) : undefined,
         result,
       }));
-      pick.placeholder = `Type part of a page title or address (${results.length} ${results.length === 1 ? 'page' : 'pages'})`;
+      pick.placeholder = `Type part of a page title or address (${countOf(results.length, 'page')})`;
       pick.busy = false;
       const item = await chosen;
       pick.hide();

@@ -1,3 +1,4 @@
+import { countOf } from '../text/count-of.js';
 import { duration, runAsked, TYPE_LABELS } from '../tree/describe-run.js';
 import { requestOfRun } from './run-request.js';
 import type { Run } from './run-types.js';
@@ -74,13 +75,13 @@ export function runDetailsTitle(run: Pick<Run, 'type' | 'urls' | 'params'>): str
   const where =
     sites.length === 0
       ? ''
-      : ` · ${sites[0]}${sites.length > 1 ? ` +${sites.length - 1} ${sites.length === 2 ? 'site' : 'sites'}` : ''}`;
+      : ` · ${sites[0]}${sites.length > 1 ? ` +${countOf(sites.length - 1, 'site')}` : ''}`;
   const limit = run.params?.limit;
   const pages =
     start && typeof limit === 'number'
-      ? ` (at most ${limit} ${limit === 1 ? 'page' : 'pages'})`
+      ? ` (at most ${countOf(limit, 'page')})`
       : run.urls.length > 0
-        ? ` (${run.urls.length} ${run.urls.length === 1 ? 'page' : 'pages'})`
+        ? ` (${countOf(run.urls.length, 'page')})`
         : '';
   return `${type}${where}${pages}`;
 }

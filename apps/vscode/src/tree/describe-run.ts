@@ -1,6 +1,7 @@
 import { isTerminalStatus } from '@webdata/core';
 import { requestOfRun } from '../runs/run-request.js';
 import type { Result, Run } from '../runs/run-types.js';
+import { countOf } from '../text/count-of.js';
 
 /** A codicon and the theme colour to draw it in. */
 export interface Icon {
@@ -122,8 +123,7 @@ export function runAsked(params: Record<string, unknown> | null | undefined): st
     parts.push(fields.length > 0 ? `fields ${fields.join(', ')}` : 'a schema');
   }
   if (typeof params.max_depth === 'number') parts.push(`depth ${params.max_depth}`);
-  if (typeof params.limit === 'number')
-    parts.push(`at most ${params.limit} ${params.limit === 1 ? 'page' : 'pages'}`);
+  if (typeof params.limit === 'number') parts.push(`at most ${countOf(params.limit, 'page')}`);
   if (Array.isArray(params.formats) && params.formats.length > 0)
     parts.push(`as ${params.formats.join(', ')}`);
   if (params.screenshot === true) parts.push('screenshots');

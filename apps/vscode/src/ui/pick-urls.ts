@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { countOf } from '../text/count-of.js';
 import { uniqueUrls } from '../text/find-urls.js';
 
 /** URLs one request may carry (the service's limit). */
@@ -40,7 +41,7 @@ export async function confirmUrls(found: string[], title: string): Promise<strin
   }
   const items = found.map((url, index) => ({ label: url, picked: index < MAX_URLS }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: `${title}: ${found.length} ${found.length === 1 ? 'URL' : 'URLs'} found`,
+    title: `${title}: ${countOf(found.length, 'URL')} found`,
     placeHolder:
       found.length > MAX_URLS
         ? `Pick at most ${MAX_URLS} (one run takes ${MAX_URLS}); the first ${MAX_URLS} are picked`

@@ -2,6 +2,7 @@ import { merge, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import type { RunsStore } from '../runs/runs-store.js';
 import type { StartedRuns } from '../runs/started-runs.js';
+import { countOf } from '../text/count-of.js';
 
 /**
  * The status bar item: how many runs are in flight, as far as this window
@@ -26,8 +27,8 @@ export class RunsStatusBar implements vscode.Disposable {
         this.#item.hide();
         return;
       }
-      this.#item.text = `$(loading~spin) ${count} ${count === 1 ? 'run' : 'runs'}`;
-      this.#item.tooltip = `Web Data: ${count} ${count === 1 ? 'run' : 'runs'} in flight. Click to show the Runs view.`;
+      this.#item.text = `$(loading~spin) ${countOf(count, 'run')}`;
+      this.#item.tooltip = `Web Data: ${countOf(count, 'run')} in flight. Click to show the Runs view.`;
       this.#item.show();
     };
     this.#subscription = merge(store.changes$, started.changes$).subscribe(update);
