@@ -1,6 +1,6 @@
 import { createClient, type WebDataClient } from '@webdata/core';
 import { type CliIo, Output } from './io.js';
-import { resolveSettings } from './settings.js';
+import { type CliSettings, resolveSettings } from './settings.js';
 
 /** The options every command takes. */
 export interface GlobalOptions {
@@ -14,6 +14,8 @@ export interface GlobalOptions {
 export class CommandContext {
   readonly out: Output;
   #client: WebDataClient | undefined;
+  /** The server and the key's origin, once the client is made (error messages name them). */
+  settings: CliSettings | undefined;
 
   constructor(
     readonly io: CliIo,
@@ -27,6 +29,7 @@ export class CommandContext {
   get client(): WebDataClient {
     if (!this.#client) {
       const settings = resolveSettings(this.io.env, { baseUrl: this.options.baseUrl });
+      this.settings = settings;
       this.#client = createClient({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
     }
     return this.#client;

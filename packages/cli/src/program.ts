@@ -1,11 +1,14 @@
 import { ContentFormat, ResultContentFormat, ResultStatus, RunStatus, RunType } from '@webdata/contract';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
-import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun } from './commands/runs.js';
+import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun, watchRun } from './commands/runs.js';
+import { screenshotsCommand } from './commands/screenshots.js';
 import { searchCommand } from './commands/search.js';
 import { CommandContext, type GlobalOptions } from './context.js';
+import { errorMessage } from './error-message.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { DEFAULT_BASE_URL } from './settings.js';
 
 function positiveInt(value: string): number {
   const number = Number(value);
@@ -22,6 +25,27 @@ function seconds(value: string): number {
 
 const list = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(',')];
 
+/** After `webdata --help`: where the key and server come from, and what the exit codes say. */
+const HELP_FOOTER = `
+Key and server:
+  WEBDATA_API_KEY     the API key (never a flag); else "apiKey" in the config file
+  WEBDATA_BASE_URL    the server; else "baseUrl" in the config file, else ${DEFAULT_BASE_URL}
+  WEBDATA_CONFIG      the config file (default: $XDG_CONFIG_HOME/webdata/config.json,
+                      else ~/.config/webdata/config.json), {"baseUrl": "…", "apiKey": "…"}
+
+Output: results on stdout (one JSON document with --json), progress and notes on stderr.
+
+Exit codes:
+  0 completed   2 bad arguments or request, no key   3 run failed   4 some pages failed
+  5 cancelled   6 --deadline passed   7 key refused   8 not found   9 not in that state
+  10 server unreachable or failing   1 anything else   130 Ctrl-C
+`;
+
+const deadlineOption = () =>
+  new Option('--deadline <seconds>', 'stop waiting (exit 6) if the run has not finished by then').argParser(
+    seconds,
+  );
+
 const contentOption = () =>
   new Option('--content <format>', "print each result's content in this format").choices(
     ResultContentFormat.options,
@@ -31,7 +55,7 @@ const contentOption = () =>
 function withRunOptions(command: Command): Command {
   return command
     .addOption(contentOption())
-    .option('--deadline <seconds>', 'give up (exit 6) if the run has not finished by then', seconds)
+    .addOption(deadlineOption())
     .option('--detach', 'create the run, print its id and return without waiting')
     .option('--screenshot', 'take a screenshot of each page');
 }
@@ -78,7 +102,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .showHelpAfterError();
+    .showHelpAfterError('(webdata --help, or webdata COMMAND --help, for usage)')
+    .addHelpText('after', HELP_FOOTER);
   const act =
     <A extends unknown[]>(handler: (context: CommandContext, ...args: A) => Promise<number>) =>
     async (...args: A) => {
@@ -119,12 +144,13 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .option('--limit <n>', 'hits at most (default 10)', positiveInt)
     .action(act(withOptions(searchCommand)));
 
-  const runs = program.command('runs').description('List, inspect, cancel, retry and delete runs.');
+  const runs = program.command('runs').description('List, inspect, watch, cancel, retry and delete runs.');
   runs
     .command('ls')
+    .alias('list')
     .description('List runs, newest first.')
-    .addOption(new Option('--status <status>').choices(RunStatus.options))
-    .addOption(new Option('--type <type>').choices(RunType.options))
+    .addOption(new Option('--status <status>', 'only runs in this state').choices(RunStatus.options))
+    .addOption(new Option('--type <type>', 'only runs of this kind').choices(RunType.options))
     .option('--limit <n>', 'runs at most (default 20)', positiveInt)
     .action(act((context, options) => listRuns(context, options as Parameters<typeof listRuns>[1])));
   runs
@@ -132,6 +158,15 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .argument('<id>')
     .description("Show a run's state.")
     .action(act(withOptions(getRun)));
+  runs
+    .command('watch')
+    .argument('<id>')
+    .description(
+      'Follow a run (one started with --detach, say) to its end with a progress bar, then print its results; Ctrl-C stops watching, not the run.',
+    )
+    .addOption(contentOption())
+    .addOption(deadlineOption())
+    .action(act(withOptions(watchRun)));
   runs
     .command('cancel')
     .argument('<id>')
@@ -146,6 +181,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .action(act(withOptions(retryRun)));
   runs
     .command('rm')
+    .alias('delete')
     .argument('<id>')
     .description('Delete a run with its results.')
     .action(act(withOptions(removeRun)));
@@ -155,9 +191,18 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .argument('<runId>')
     .description('Print the results of a run.')
     .addOption(contentOption())
-    .addOption(new Option('--status <status>').choices(ResultStatus.options))
+    .addOption(new Option('--status <status>', 'only results in this state').choices(ResultStatus.options))
     .option('--unfinished', 'read the results of a run that is still going (what is done so far)')
     .action(act(withOptions(listResults)));
+
+  program
+    .command('screenshots')
+    .argument('<runId>')
+    .description(
+      "The screenshots of a run's pages (a run made with --screenshot): a signed URL a page, or with --out the PNG files.",
+    )
+    .option('--out <dir>', 'write each screenshot as a PNG file in this directory (made if missing)')
+    .action(act(withOptions(screenshotsCommand)));
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -167,7 +212,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     } else {
       exitCode = exitCodeOf(error);
-      io.stderr.write(`webdata: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(`webdata: ${errorMessage(error, context?.settings)}\n`);
     }
   } finally {
     await context?.close();

@@ -7,6 +7,8 @@ import { CliUsageError } from './usage-error.js';
 export interface CliSettings {
   baseUrl: string;
   apiKey: string;
+  /** Where the key came from (`WEBDATA_API_KEY` or the config file's path), for a refused key's message. */
+  apiKeyFrom: string;
 }
 
 /** The server `pnpm start` starts. */
@@ -39,6 +41,23 @@ function readConfig(path: string, explicit: boolean): { baseUrl?: unknown; apiKe
 }
 
 /**
+ * Refuses a server address that is not an absolute http(s) URL, naming where
+ * it came from: otherwise the client fails later with a bare "Invalid URL"
+ * (exit 1), and `example.org:8787` would not say which setting to fix.
+ */
+function checkBaseUrl(baseUrl: string, from: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new CliUsageError(
+      `the server address ${JSON.stringify(baseUrl)} (from ${from}) is not an http:// or https:// URL, like ${DEFAULT_BASE_URL}`,
+    );
+  }
+}
+
+/**
  * The server and key, each from the first place that has it: the
  * `--base-url` flag, the environment (`WEBDATA_BASE_URL`, `WEBDATA_API_KEY`),
  * the config file. The key is never taken from a flag, so it stays out of
@@ -50,15 +69,22 @@ export function resolveSettings(
 ): CliSettings {
   const path = configPath(env);
   const config = readConfig(path, Boolean(env.WEBDATA_CONFIG));
-  const baseUrl =
-    flags.baseUrl ??
-    env.WEBDATA_BASE_URL ??
-    (typeof config.baseUrl === 'string' ? config.baseUrl : DEFAULT_BASE_URL);
-  const apiKey = env.WEBDATA_API_KEY || (typeof config.apiKey === 'string' ? config.apiKey : undefined);
+  const [baseUrl, from] =
+    flags.baseUrl !== undefined
+      ? [flags.baseUrl, '--base-url']
+      : env.WEBDATA_BASE_URL
+        ? [env.WEBDATA_BASE_URL, 'WEBDATA_BASE_URL']
+        : typeof config.baseUrl === 'string'
+          ? [config.baseUrl, `"baseUrl" in ${path}`]
+          : [DEFAULT_BASE_URL, 'the default'];
+  checkBaseUrl(baseUrl, from);
+  const [apiKey, apiKeyFrom] = env.WEBDATA_API_KEY
+    ? [env.WEBDATA_API_KEY, 'WEBDATA_API_KEY']
+    : [typeof config.apiKey === 'string' ? config.apiKey : undefined, path];
   if (!apiKey) {
     throw new CliUsageError(
       `no API key: set WEBDATA_API_KEY, or put {"apiKey": "…"} in ${path} (pnpm start prints a key)`,
     );
   }
-  return { baseUrl, apiKey };
+  return { baseUrl, apiKey, apiKeyFrom };
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -186,6 +186,83 @@ describe('webdata (the command line) against the real server', () => {
     expect(unreachable.code).toBe(EXIT.unavailable);
   });
 
+  it('watches a detached run to its end (the detach note names the command) under list and delete aliases', async () => {
+    const detached = await webdata(['crawl', '--detach', `${site.url}/tides`, `${site.url}/gone`]);
+    const id = detached.stdout.trim();
+    expect(detached.errors).toMatch(/follow it with: webdata runs watch run_ID\n$/);
+    const watched = await webdata(['runs', 'watch', id]);
+    expect(watched.code).toBe(EXIT.runIncomplete);
+    expect(watched.text.split('\n').filter(Boolean).sort()).toEqual([
+      'failed  404  http://site/gone  http_error: HTTP 404 from http://site/gone',
+      'succeeded  200  http://site/tides  Tides',
+    ]);
+    expect(watched.errors).toBe('run run_ID incomplete: 1 succeeded, 1 failed\n');
+    const asJson = await webdata(['--json', 'runs', 'watch', id, '--content', 'markdown']);
+    expect(JSON.parse(asJson.stdout).run.status).toBe('incomplete');
+    expect((await webdata(['runs', 'list', '--limit', '1'])).text).toMatch(/^run_ID {2}incomplete/);
+    expect((await webdata(['runs', 'delete', id])).text).toBe('deleted run_ID\n');
+    expect((await webdata(['runs', 'watch', id])).code).toBe(EXIT.notFound);
+  });
+
+  it("saves a run's screenshots as PNG files, or lists their signed URLs", async () => {
+    const crawled = await webdata(['crawl', '--screenshot', `${site.url}/lamps`]);
+    expect(crawled.code).toBe(EXIT.ok);
+    const [run] =
+      (await webdata(['--json', 'runs', 'ls', '--limit', '1'])).stdout.match(/run_[0-9a-z]{26}/) ?? [];
+    const listed = await webdata(['screenshots', run!]);
+    expect(listed.code).toBe(EXIT.ok);
+    expect(listed.text).toMatch(
+      /^http:\/\/site\/lamps {2}http:\/\/server\/api\/v1\/signed\/screenshots\/run_ID\/res_ID\?/,
+    );
+    const dir = join(dataDir, 'shots');
+    const saved = await webdata(['screenshots', run!, '--out', dir]);
+    expect(saved.code).toBe(EXIT.ok);
+    const file = join(dir, `${new URL(site.url).host.replace(':', '_')}_lamps.png`);
+    expect(saved.stdout).toBe(`${file}  ${site.url}/lamps\n`);
+    expect(readFileSync(file).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    const plain = await webdata(['crawl', '--detach', `${site.url}/tides`]);
+    const none = await webdata(['screenshots', plain.stdout.trim()]);
+    expect(none.code).toBe(EXIT.ok);
+    expect(none.text).toBe('');
+    expect(none.errors).toContain('has no screenshots');
+    expect(none.errors).toContain('--screenshot');
+  });
+
+  it('says what is wrong with a bad server address, an unreachable server and a refused key', async () => {
+    const bad = await webdata(['--base-url', 'localhost:8787', 'runs', 'ls']);
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.errors).toBe(
+      'webdata: the server address "localhost:8787" (from --base-url) is not an http:// or https:// URL, like http://127.0.0.1:8787\n',
+    );
+    const fromEnv = await webdata(['runs', 'ls'], { WEBDATA_BASE_URL: 'example.org' });
+    expect(fromEnv.code).toBe(EXIT.usage);
+    expect(fromEnv.errors).toContain('(from WEBDATA_BASE_URL)');
+    const down = await webdata(['--base-url', 'http://127.0.0.1:9', 'runs', 'ls']);
+    expect(down.code).toBe(EXIT.unavailable);
+    expect(down.errors).toContain('no webdata server answered at http://127.0.0.1:9');
+    const refused = await webdata(['runs', 'ls'], { WEBDATA_API_KEY: 'wd_wrong_key_0123456789' });
+    expect(refused.errors).toContain('the key came from WEBDATA_API_KEY');
+  });
+
+  it('--help names the key and server settings and the exit codes; every option says what it does', async () => {
+    const help = await webdata(['--help']);
+    expect(help.code).toBe(EXIT.ok);
+    expect(help.stdout).toContain('WEBDATA_API_KEY');
+    expect(help.stdout).toContain('Exit codes:');
+    expect(help.stdout).toContain('screenshots');
+    for (const command of [['runs', 'ls'], ['runs', 'watch'], ['results'], ['screenshots'], ['crawl']]) {
+      const { stdout } = await webdata([...command, '--help']);
+      const options = stdout
+        .split('Options:\n')[1]!
+        .split('\n')
+        .filter((line) => /^ {2}-/.test(line));
+      for (const line of options) expect(line, `${command.join(' ')}: ${line}`).toMatch(/^ {2}\S.*\S {2,}\S/);
+    }
+    const usage = await webdata(['crawl']);
+    expect(usage.code).toBe(EXIT.usage);
+    expect(usage.errors).toContain("missing required argument 'urls'");
+  });
+
   it('runs as a process: the bin prints Markdown and exits with the run code', async () => {
     const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
     const { stdout } = await promisify(execFile)(
@@ -200,6 +277,35 @@ describe('webdata (the command line) against the real server', () => {
       { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
     ).catch((error: { code: number }) => error);
     expect((failing as { code: number }).code).toBe(EXIT.notFound);
+  });
+
+  it('--deadline stops waiting and leaves the run going; Ctrl-C cancels it', async () => {
+    const late = await webdata(['crawl', '--deadline', '0.3', `${site.url}/slow`]);
+    expect(late.code).toBe(EXIT.deadline);
+    expect(late.errors).toMatch(
+      /did not finish within 300 ms; it goes on \(follow it with: webdata runs watch run_ID;/,
+    );
+    const id = late.stderr.match(/run_[0-9a-z]{26}/)![0];
+    const watched = await webdata(['runs', 'watch', id]);
+    expect(watched.code).toBe(EXIT.ok);
+    expect(watched.text).toBe('succeeded  200  http://site/slow  Slow\n');
+
+    const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', main, '--progress', 'crawl', `${site.url}/slow`],
+      { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    // The progress bar's first line says the run exists; then Ctrl-C.
+    for (let i = 0; i < 100 && !stderr.includes('crawl ['); i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(130);
+    const last = JSON.parse((await webdata(['--json', 'runs', 'ls', '--limit', '1'])).stdout).data[0];
+    expect(last.urls).toEqual([`${site.url}/slow`]);
+    expect(last.status).toBe('cancelled');
   });
 
   it('stops quietly with 141 when its reader goes away (`webdata runs ls | head`)', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
-/** A small site on 127.0.0.1 for the CLI to crawl: two articles, a product, and a 404. */
+/** A small site on 127.0.0.1 for the CLI to crawl: two articles, a product, a slow page and a 404. */
 export async function startSite(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -23,6 +23,12 @@ export async function startSite(): Promise<{ url: string; close(): Promise<void>
         ),
       );
     if (path === '/tides') return html(page('Tides', '<p>High water comes twice a day.</p>'));
+    // Answers after 1.5 s: a run that outlasts a short --deadline, or that Ctrl-C stops.
+    if (path === '/slow') {
+      const timer = setTimeout(() => html(page('Slow', '<p>Late, but here.</p>')), 1500);
+      res.once('close', () => clearTimeout(timer));
+      return;
+    }
     if (path === '/product') {
       const jsonLd = JSON.stringify({
         '@context': 'https://schema.org',

@@ -8,7 +8,7 @@ import {
   type RunEvent,
   type RunOptions,
 } from '@webdata/core';
-import type { Observable } from 'rxjs';
+import { type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
 import { printResults, runSummary } from '../print.js';
@@ -56,17 +56,33 @@ async function runToEnd(
     const run = await start();
     out.line(run.id);
     out.document(run);
-    out.note(`run ${run.id} ${run.status}; follow it with: webdata runs get ${run.id}`);
+    out.note(`run ${run.id} ${run.status}; follow it with: webdata runs watch ${run.id}`);
     return 0;
   }
+  // Ctrl-C cancels the run this command made; `--deadline` only stops waiting for it (the client's
+  // cancelOnUnsubscribe would cancel on both), so the cancel on abort is done here.
+  let runId: string | undefined;
   const events$ = create({
     content: options.content,
     deadlineMs: options.deadline === undefined ? undefined : options.deadline * 1000,
-    cancelOnUnsubscribe: true,
     includeCancelledResults: true,
     signal: context.signal,
-  }).pipe(runProgress(context.io.stderr, { ...context.progress, label }));
-  const outcome = await collectRun(events$);
+  }).pipe(
+    tap((event) => {
+      if (event.type === 'created') runId = event.run.id;
+    }),
+    runProgress(context.io.stderr, { ...context.progress, label }),
+  );
+  let outcome: Awaited<ReturnType<typeof collectRun<RunEvent<unknown>>>>;
+  try {
+    outcome = await collectRun(events$);
+  } catch (error) {
+    if (context.signal?.aborted && runId !== undefined) {
+      // A run that ended meanwhile answers 409: nothing left to cancel.
+      await context.client.runs.cancel(runId).catch(() => undefined);
+    }
+    throw error;
+  }
   const { run, invalidResults } = outcome;
   const rank = (url: string | undefined) => {
     const index = order?.indexOf(url ?? '') ?? -1;

@@ -52,15 +52,43 @@ export async function retryRun(
     context.out.document(queued);
     return 0;
   }
+  return followRun(context, id, options, 'retry');
+}
+
+/** Follows a run to its end with a progress bar, prints its results, and exits with how it ended. */
+async function followRun(
+  context: CommandContext,
+  id: string,
+  options: { content?: ResultContentFormat | undefined; deadline?: number | undefined },
+  label: string,
+): Promise<number> {
   const { run, results } = await collectRun(
     context.client.runs
-      .follow(id, { content: options.content, signal: context.signal })
-      .pipe(runProgress(context.io.stderr, { ...context.progress, label: 'retry' })),
+      .follow(id, {
+        content: options.content,
+        deadlineMs: options.deadline === undefined ? undefined : options.deadline * 1000,
+        includeCancelledResults: true,
+        signal: context.signal,
+      })
+      .pipe(runProgress(context.io.stderr, { ...context.progress, label })),
   );
   printResults(context.out, results, options.content !== undefined);
   context.out.document({ run, results });
   context.out.note(runSummary(run));
   return exitCodeOfRun(run.status);
+}
+
+/**
+ * `webdata runs watch ID`: follows a run started elsewhere (`--detach`, another
+ * client) to its end, as `crawl` would have, without cancelling it on Ctrl-C:
+ * it is not this command's run.
+ */
+export function watchRun(
+  context: CommandContext,
+  id: string,
+  options: { content?: ResultContentFormat | undefined; deadline?: number | undefined },
+): Promise<number> {
+  return followRun(context, id, options, 'watch');
 }
 
 /** `webdata runs rm ID`: deletes the run with its results (an active one is cancelled first). */
