@@ -108,10 +108,18 @@ export class FixtureSite {
     }
   }
 
-  /** Listens on 127.0.0.1, an ephemeral port; returns the base URL (no trailing slash). */
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  /**
+   * Listens (by default on 127.0.0.1, an ephemeral port); returns the base URL
+   * (no trailing slash), with the host as given.
+   */
+  async start(options: { host?: string; port?: number } = {}): Promise<string> {
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(options.port ?? 0, host, resolve);
+    });
+    const shown = host.includes(':') ? `[${host}]` : host;
+    this.url = `http://${shown}:${(this.server.address() as AddressInfo).port}`;
     return this.url;
   }
 

@@ -89,7 +89,7 @@ describe('rate limits', () => {
     if (!guarded || !target.ownServer)
       return context.skip('needs a server started with a small rate limit (own server only)');
     // A key of its own: the rate is per key, so the 422 test above does not count against it.
-    const call = apiClient(guarded.baseUrl, await guarded.createKey());
+    const call = apiClient(guarded.baseUrl, await guarded.createKey(), { retryRateLimited: false });
     let limited = null;
     for (let i = 0; i < 20 && !limited; i++) {
       const response = await call('GET', '/api/v1/runs?limit=1');
