@@ -23,10 +23,87 @@ const USAGE = `usage:
   webdata-server keys create [--name NAME] [--owner OWNER]
   webdata-server keys list
   webdata-server keys revoke KEY_ID
-  webdata-server secret rotate`;
+  webdata-server secret rotate
+keys and secret act on the store of --data-dir (or --database-url), as start does: give them
+the same settings as the server, or the key lands in another store. Settings: the package README.`;
+
+/** A command line that cannot be run: its message, then the usage, exit code 2. */
+function usageError(message: string): number {
+  console.error(`webdata-server: ${message}\n${USAGE}`);
+  return 2;
+}
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  let parsed: ReturnType<typeof parseArguments>;
+  try {
+    parsed = parseArguments(argv);
+  } catch (error) {
+    // parseArgs throws for an unknown option or a missing value: a usage error, not a crash (exit 1).
+    return usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, {
+      port: values.port,
+      host: values.host,
+      dataDir: values['data-dir'],
+      allowPrivateNetworks: values['allow-private-networks'],
+      workers: values.workers,
+      role: values.role,
+      databaseUrl: values['database-url'],
+    });
+  } catch (error) {
+    // A setting out of range (`--port abc`, `WEBDATA_ROLE=foo`): the message names it.
+    return usageError((error as Error).message);
+  }
+  const [command, sub, arg] = positionals;
+  if (command === 'start') return start(config);
+  const known =
+    (command === 'keys' && (sub === 'create' || sub === 'list' || (sub === 'revoke' && arg))) ||
+    (command === 'secret' && sub === 'rotate');
+  if (!known) return usageError(`unknown command "${positionals.join(' ')}"`);
+  const store = openStore(config);
+  try {
+    if (command === 'keys' && sub === 'create') {
+      const { key, record } = await createApiKey(store, { name: values.name, owner: values.owner });
+      console.log(
+        `created key ${record.id} for owner ${record.owner} in ${store.description}:\n${key}\n(shown once; keep it safe)`,
+      );
+      return 0;
+    }
+    if (command === 'keys' && sub === 'list') {
+      for (const key of await store.listApiKeys()) {
+        console.log(
+          `${key.id}\towner=${key.owner}\tname=${key.name}\tcreated=${key.createdAt}${key.revokedAt ? `\trevoked=${key.revokedAt}` : ''}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'keys' && sub === 'revoke' && arg) {
+      const revoked = await store.revokeApiKey(arg);
+      console.log(revoked ? `revoked ${arg}` : `no active key ${arg} in ${store.description}`);
+      return revoked ? 0 : 1;
+    }
+    const signer = new UrlSigner(config.dataDir);
+    signer.rotate();
+    console.log(
+      `rotated the URL signing secret in ${signer.keyFile}: servers using this data directory, running ones too, ` +
+        'sign new URLs with it from their next URL on; URLs signed before stay valid until they expire ' +
+        '(a second rotation invalidates them)',
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+function parseArguments(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -42,56 +119,6 @@ async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || positionals.length === 0) {
-    console.log(USAGE);
-    return values.help ? 0 : 2;
-  }
-  const config = loadConfig(process.env, {
-    port: values.port,
-    host: values.host,
-    dataDir: values['data-dir'],
-    allowPrivateNetworks: values['allow-private-networks'],
-    workers: values.workers,
-    role: values.role,
-    databaseUrl: values['database-url'],
-  });
-  const [command, sub, arg] = positionals;
-  if (command === 'start') return start(config);
-  const store = openStore(config);
-  try {
-    if (command === 'keys' && sub === 'create') {
-      const { key, record } = await createApiKey(store, { name: values.name, owner: values.owner });
-      console.log(`created key ${record.id} for owner ${record.owner}:\n${key}\n(shown once; keep it safe)`);
-      return 0;
-    }
-    if (command === 'keys' && sub === 'list') {
-      for (const key of await store.listApiKeys()) {
-        console.log(
-          `${key.id}\towner=${key.owner}\tname=${key.name}\tcreated=${key.createdAt}${key.revokedAt ? `\trevoked=${key.revokedAt}` : ''}`,
-        );
-      }
-      return 0;
-    }
-    if (command === 'keys' && sub === 'revoke' && arg) {
-      const revoked = await store.revokeApiKey(arg);
-      console.log(revoked ? `revoked ${arg}` : `no active key ${arg}`);
-      return revoked ? 0 : 1;
-    }
-    if (command === 'secret' && sub === 'rotate') {
-      const signer = new UrlSigner(config.dataDir);
-      signer.rotate();
-      console.log(
-        `rotated the URL signing secret in ${signer.keyFile}: servers using this data directory, running ones too, ` +
-          'sign new URLs with it from their next URL on; URLs signed before stay valid until they expire ' +
-          '(a second rotation invalidates them)',
-      );
-      return 0;
-    }
-  } finally {
-    await store.close();
-  }
-  console.error(USAGE);
-  return 2;
 }
 
 /**
@@ -157,7 +184,7 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(`webdata-server: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },
 );

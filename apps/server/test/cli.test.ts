@@ -71,6 +71,32 @@ describe('webdata-server command line', () => {
     }
   });
 
+  it('refuses an unknown command, an unknown option and a bad setting with exit 2, the reason and the usage', {
+    timeout: 120_000,
+  }, async () => {
+    const refused = (...args: string[]) =>
+      run(process.execPath, [...serverCommand(), ...args, '--data-dir', dataDir]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+    for (const [args, reason] of [
+      [['keys', 'make'], 'webdata-server: unknown command "keys make"'],
+      [['start', '--prot', '1'], "webdata-server: Unknown option '--prot'"],
+      [['start', '--port', 'abc'], 'webdata-server: port must be a whole number from 0 to 65535, got "abc"'],
+    ] as const) {
+      const { code, stderr } = await refused(...args);
+      expect({ code, reason: stderr.split('\n')[0] }).toEqual({
+        code: 2,
+        reason: expect.stringContaining(reason),
+      });
+      expect(stderr).toContain('webdata-server keys create');
+    }
+    // keys commands name the store they wrote to: a key made in another data directory is a key the server never sees.
+    expect(await cli('keys', 'create', '--name', 'where')).toContain(
+      `in SQLite ${join(dataDir, 'webdata.sqlite')}:`,
+    );
+  });
+
   it('logs requests without ever writing an API key into the log', async () => {
     const call = apiClient(server.url, server.apiKey!);
     await call('GET', '/api/v1/runs?limit=1');
