@@ -14,6 +14,8 @@ export interface GlobalOptions {
 export class CommandContext {
   readonly out: Output;
   #client: WebDataClient | undefined;
+  /** The request body the command sends, so a refusal can quote the values it names. */
+  request: unknown;
   /** The server and the key's origin, once the client is made (error messages name them). */
   settings: CliSettings | undefined;
 

@@ -17,6 +17,14 @@ function positiveInt(value: string): number {
   return number;
 }
 
+/** A link depth: the contract allows 0 (the start page, and the sitemap's pages). */
+function wholeNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new InvalidArgumentError('expected a whole number (0 or more)');
+  return number;
+}
+
 function seconds(value: string): number {
   const number = Number(value);
   if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError('expected a number of seconds');
@@ -124,7 +132,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
 
   withCrawlOptions(program.command('deep-crawl').argument('<url>', 'where to start'))
     .description('Crawl a site area breadth-first from a URL.')
-    .option('--max-depth <n>', 'link depth at most (default 3)', positiveInt)
+    .option('--max-depth <n>', 'link depth at most, 0 for the start page alone (default 3)', wholeNumber)
     .option('--limit <n>', 'pages at most (default 100)', positiveInt)
     .option('--no-sitemap', 'do not read the sitemap')
     .option('--all-sites', 'follow links to other sites too')
@@ -212,7 +220,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
       exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     } else {
       exitCode = exitCodeOf(error);
-      io.stderr.write(`webdata: ${errorMessage(error, context?.settings)}\n`);
+      io.stderr.write(`webdata: ${errorMessage(error, context?.settings, context?.request)}\n`);
     }
   } finally {
     await context?.close();

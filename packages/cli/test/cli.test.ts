@@ -244,6 +244,34 @@ describe('webdata (the command line) against the real server', () => {
     expect(refused.errors).toContain('the key came from WEBDATA_API_KEY');
   });
 
+  it('names every refused field with the value given, and the scheme a bare domain lacks', async () => {
+    const refused = await webdata(['crawl', 'example.org', `${site.url}/tides`, 'ftp://x/']);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.errors).toBe(
+      [
+        'webdata: invalid crawl request:',
+        '  urls.0 "example.org": must be an absolute http or https URL (with its scheme: https://example.org)',
+        '  urls.2 "ftp://x/": must be an absolute http or https URL',
+        '',
+      ].join('\n'),
+    );
+    const schema = join(dataDir, 'string.schema.json');
+    writeFileSync(schema, '{"type": "string"}');
+    const extract = await webdata(['extract', '--schema', schema, `${site.url}/product`]);
+    expect(extract.code).toBe(EXIT.usage);
+    expect(extract.errors.split('\n').slice(0, 3)).toEqual([
+      'webdata: invalid extract request:',
+      '  schema.type "string": the schema must have type "object"',
+      expect.stringMatching(/^ {2}schema\.properties: /),
+    ]);
+  });
+
+  it('deep-crawl --max-depth 0 crawls the start page alone, as the contract allows', async () => {
+    const alone = await webdata(['deep-crawl', '--max-depth', '0', site.url]);
+    expect(alone.code).toBe(EXIT.ok);
+    expect(alone.text).toBe('succeeded  200  http://site  Lighthouse keeping\n');
+  });
+
   it('--help names the key and server settings and the exit codes; every option says what it does', async () => {
     const help = await webdata(['--help']);
     expect(help.code).toBe(EXIT.ok);

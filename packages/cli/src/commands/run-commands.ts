@@ -129,6 +129,7 @@ export function crawlCommand(
   } else {
     body = { urls, ...commonCrawlFields(options) } as CrawlRequest;
   }
+  context.request = body;
   return runToEnd(
     context,
     'crawl',
@@ -153,6 +154,7 @@ export function deepCrawlCommand(
     same_site: options.allSites ? false : undefined,
     ...commonCrawlFields(options),
   } as DeepCrawlRequest;
+  context.request = body;
   return runToEnd(
     context,
     'deep-crawl',
@@ -178,6 +180,7 @@ export function extractCommand(
   }
   if (!options.query && !schema) throw new CliUsageError('extract needs --query, --schema or both');
   const body = { urls, query: options.query, schema, screenshot: options.screenshot } as ExtractRequest;
+  context.request = body;
   return runToEnd(
     context,
     'extract',

@@ -23,11 +23,9 @@ export async function searchCommand(
   words: string[],
   options: { collection?: string | undefined; limit?: number | undefined },
 ): Promise<number> {
-  const answer = await context.client.search({
-    query: words.join(' '),
-    collection: options.collection,
-    limit: options.limit,
-  });
+  const request = { query: words.join(' '), collection: options.collection, limit: options.limit };
+  context.request = request;
+  const answer = await context.client.search(request);
   for (const hit of answer.data) {
     context.out.line(`${(hit.score ?? 0).toFixed(3)}  ${hit.url ?? ''}  ${hit.title ?? ''}`.trimEnd());
     if (hit.snippet) context.out.line(`       ${snippetText(hit.snippet)}`);
