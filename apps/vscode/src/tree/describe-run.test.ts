@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finished, makeResult, makeRun } from '../test-support/runs.js';
-import { resultFailure, runAsked, runTooltip } from './describe-run.js';
+import { resultFailure, runAsked, runDescription, runRowLabel, runTooltip } from './describe-run.js';
 
 describe('resultFailure', () => {
   it("says which page failed, the service's message and its code", () => {
@@ -49,7 +49,7 @@ describe('runTooltip', () => {
     );
     const lines = runTooltip(run, Date.parse('2024-05-01T10:06:00.000Z')).split('\n');
     expect(lines.slice(0, 5)).toEqual([
-      'Extract · incomplete',
+      'Extract · shop.example/p/lamp · incomplete',
       'run_1',
       'asked: "the page title and its first heading", fields title, heading',
       'created 6 min ago (2024-05-01T10:00:00.000Z)',
@@ -78,5 +78,42 @@ describe('runAsked', () => {
 
   it('says one page in the singular', () => {
     expect(runAsked({ max_depth: 0, limit: 1 })).toBe('depth 0, at most 1 page');
+  });
+});
+
+describe('a run row', () => {
+  // At the default sidebar width (about 300 px) a run's row shows some 30 characters of label and
+  // description together (code-server: 'Deep crawl · 127.0.0.1:8765 30…'): a label with where
+  // the run went hid the progress.
+  it('is named by what the run is, so that its progress and time show at the default sidebar width', () => {
+    const run = finished(
+      makeRun('run_1', {
+        type: 'deep-crawl',
+        urls: [],
+        params: { url: 'http://127.0.0.1:8765/library/index.html', max_depth: 2, limit: 300 },
+        stats: { total: 300, queued: 0, running: 0, succeeded: 300, failed: 0, cancelled: 0 },
+      }),
+    );
+    const label = runRowLabel(run);
+    const description = runDescription(run, Date.parse('2024-05-01T10:00:05.000Z'));
+    expect(label).toBe('Deep crawl');
+    expect(description).toBe('300/300 · just now · 127.0.0.1:8765/library/index.html');
+    const shown = `${label} ${description}`.slice(0, 30);
+    expect(shown).toContain('300/300 · just now');
+    // Where it went is whole in the tooltip's first line.
+    expect(runTooltip(run, Date.now()).split('\n')[0]).toBe(
+      'Deep crawl · 127.0.0.1:8765/library/index.html · completed',
+    );
+  });
+
+  it('says where the run went after its progress, with how many other URLs it has', () => {
+    const run = makeRun('run_2', {
+      type: 'crawl',
+      urls: ['https://www.docs.example/', 'https://docs.example/b'],
+    });
+    expect(runRowLabel(run)).toBe('Crawl');
+    expect(runDescription(run, Date.parse('2024-05-01T10:03:00.000Z'))).toBe(
+      '0/2 · 3 min ago · docs.example +1',
+    );
   });
 });

@@ -39,7 +39,8 @@ export function runIcon(run: Pick<Run, 'status'>): Icon {
 }
 
 /**
- * A run's label: its type and where it went (`Extract · shop.example/p/lamp +2`).
+ * What a run is and where it went, in full: its type and its first URL
+ * (`Extract · shop.example/p/lamp +2`), for titles and messages.
  *
  * @example
  * ```ts
@@ -48,25 +49,57 @@ export function runIcon(run: Pick<Run, 'status'>): Icon {
  */
 export function runLabel(run: Pick<Run, 'type' | 'urls' | 'params'>): string {
   const type = TYPE_LABELS[run.type] ?? run.type;
-  const start = run.urls[0] ?? (typeof run.params?.url === 'string' ? run.params.url : undefined);
+  const start = startUrl(run);
   if (!start) return type;
-  const more = run.urls.length > 1 ? ` +${run.urls.length - 1}` : '';
-  return `${type} · ${shortUrl(start)}${more}`;
+  return `${type} · ${shortUrl(start)}${moreUrls(run)}`;
 }
 
 /**
- * What follows the label: `succeeded/total` and how long ago the run was created.
+ * A run's row label in the Runs view: what it is (`Deep crawl`), as GitHub Actions' view names a
+ * run by its workflow. Short, so that its description, with the progress first, shows at the
+ * default sidebar width (some 30 characters of label and description together): a label with the
+ * first URL hid the progress.
  *
  * @example
  * ```ts
- * runDescription({ status: 'running', created_at: '2024-05-01T10:00:00Z', stats: { succeeded: 2, total: 5 } } as Run,
- *   Date.parse('2024-05-01T10:03:00Z')); // '2/5 · 3 min ago'
+ * runRowLabel({ type: 'deep-crawl' } as Run); // 'Deep crawl'
  * ```
  */
-export function runDescription(run: Pick<Run, 'stats' | 'created_at' | 'status'>, now: number): string {
+export function runRowLabel(run: Pick<Run, 'type'>): string {
+  return TYPE_LABELS[run.type] ?? run.type;
+}
+
+/** The run's first URL: the first of `urls`, else a deep crawl's start (`params.url`). */
+function startUrl(run: Pick<Run, 'urls' | 'params'>): string | undefined {
+  return run.urls[0] ?? (typeof run.params?.url === 'string' ? run.params.url : undefined);
+}
+
+/** ` +2` when the run has 3 URLs. */
+function moreUrls(run: Pick<Run, 'urls'>): string {
+  return run.urls.length > 1 ? ` +${run.urls.length - 1}` : '';
+}
+
+/**
+ * What follows a run's row label: `succeeded/total`, how long ago the run was
+ * created, then where it went (cut first when the view is narrow; the
+ * tooltip has every URL).
+ *
+ * @example
+ * ```ts
+ * runDescription({ status: 'running', created_at: '2024-05-01T10:00:00Z', stats: { succeeded: 2, total: 5 },
+ *   urls: ['https://a.example/docs/', 'https://a.example/faq'], params: {} } as Run,
+ *   Date.parse('2024-05-01T10:03:00Z')); // '2/5 · 3 min ago · a.example/docs +1'
+ * ```
+ */
+export function runDescription(
+  run: Pick<Run, 'stats' | 'created_at' | 'status' | 'urls' | 'params'>,
+  now: number,
+): string {
   const parts: string[] = [];
   if (run.stats?.total !== undefined) parts.push(`${run.stats.succeeded ?? 0}/${run.stats.total}`);
   parts.push(relativeTime(run.created_at, now));
+  const start = startUrl(run);
+  if (start) parts.push(`${shortUrl(start)}${moreUrls(run)}`);
   return parts.join(' · ');
 }
 
@@ -76,11 +109,11 @@ export function runDescription(run: Pick<Run, 'stats' | 'created_at' | 'status'>
  *
  * @example
  * ```ts
- * runTooltip(run, Date.now()).split('\n')[0]; // 'Extract · completed'
+ * runTooltip(run, Date.now()).split('\n')[0]; // 'Extract · shop.example/p/lamp · completed'
  * ```
  */
 export function runTooltip(run: Run, now: number): string {
-  const lines = [`${TYPE_LABELS[run.type] ?? run.type} · ${run.status}`, run.id];
+  const lines = [`${runLabel(run)} · ${run.status}`, run.id];
   const asked = runAsked(run.params);
   if (asked) lines.push(`asked: ${asked}`);
   lines.push(`created ${relativeTime(run.created_at, now)} (${run.created_at})`);

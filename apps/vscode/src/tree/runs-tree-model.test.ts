@@ -28,16 +28,16 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     const [b, a] = model.roots();
     expect(model.view(b!, NOW)).toMatchObject({
       id: 'run_b',
-      label: 'Crawl · docs.example/a +1',
-      description: '0/2 · 3 min ago',
+      label: 'Crawl',
+      description: '0/2 · 3 min ago · docs.example/a +1',
       icon: { id: 'loading~spin' },
       contextValue: 'run cancelable deletable',
       collapsible: 'collapsed',
     });
     expect(model.view(a!, NOW)).toMatchObject({
       id: 'run_a',
-      label: 'Extract · shop.example/p/lamp',
-      description: '2/2 · 2 h ago',
+      label: 'Extract',
+      description: '2/2 · 2 h ago · shop.example/p/lamp',
       icon: { id: 'pass', color: 'testing.iconPassed' },
       contextValue: 'run rerunnable deletable hasResults',
     });
@@ -60,7 +60,7 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     };
     expect(store.applySnapshot(progressed)).toBe(true);
     expect(redrawn).toEqual([x]);
-    expect(model.view(x!, NOW).description).toBe('1/2 · 3 min ago');
+    expect(model.view(x!, NOW).description).toBe('1/2 · 3 min ago · shop.example/p/lamp');
     store.applySnapshot(finished(run, 'failed'));
     expect(model.view(x!, NOW)).toMatchObject({
       icon: { id: 'error' },

@@ -10,7 +10,7 @@ import {
   runContextValue,
   runDescription,
   runIcon,
-  runLabel,
+  runRowLabel,
   runTooltip,
 } from './describe-run.js';
 
@@ -139,7 +139,7 @@ export class RunsTreeModel {
         if (!run) return { id: node.id, label: node.runId, collapsible: 'none' };
         return {
           id: node.id,
-          label: runLabel(run),
+          label: runRowLabel(run),
           description: runDescription(run, now),
           tooltip: runTooltip(run, now),
           icon: runIcon(run),
