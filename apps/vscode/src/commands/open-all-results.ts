@@ -9,10 +9,14 @@ import { showError } from '../ui/show-error.js';
 /** Tabs opened at once without asking. */
 const ASK_ABOVE = 10;
 
-/** Open All Results: every succeeded result of a run in its own tab (asks first when there are many). */
+/**
+ * Open All Results: every succeeded result of a run in its own tab. Above 10, it asks first: the
+ * first 10, all of them, or Go to Result… to find one. Tests may pass the answer as the second
+ * argument (`{ answer: 'Go to Result…' }`), the modal question being out of an extension's reach.
+ */
 export const openAllResults: Command = {
   id: 'webdata.run.openAllResults',
-  async run({ connection, store, log }, node?: unknown) {
+  async run({ connection, store, log }, node?: unknown, options?: unknown) {
     const runId = runIdOf(node);
     if (!runId) return [];
     try {
@@ -28,13 +32,17 @@ export const openAllResults: Command = {
         const ALL = `Open all ${results.length}`;
         const FIRST = `Open the first ${ASK_ABOVE}`;
         const FIND = 'Go to Result…';
-        const answer = await vscode.window.showWarningMessage(
-          manyResultsQuestion(run, results.length, ASK_ABOVE),
-          { modal: true },
-          FIRST,
-          ALL,
-          FIND,
-        );
+        const given = (options as { answer?: unknown } | undefined)?.answer;
+        const answer =
+          typeof given === 'string'
+            ? given
+            : await vscode.window.showWarningMessage(
+                manyResultsQuestion(run, results.length, ASK_ABOVE),
+                { modal: true },
+                FIRST,
+                ALL,
+                FIND,
+              );
         if (!answer) return [];
         if (answer === FIND) {
           await vscode.commands.executeCommand('webdata.run.goToResult', runId);

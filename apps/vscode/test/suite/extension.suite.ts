@@ -293,6 +293,27 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('Open All Results of many pages, answered Go to Result…, opens the pick of that run instead of tabs', async () => {
+      // Eleven pages: more than Open All Results opens without asking.
+      const urls = Array.from({ length: 11 }, (_, index) => `${env.site}/product/chair?copy=${index}`);
+      const run = await client.runs.start({ type: 'crawl', urls, limit: urls.length });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to complete', () => storeRun(run.id)?.status === 'completed');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The modal question is out of the extension host's reach: its answer is passed.
+      const opened = await runAccepting<vscode.TextEditor[]>('webdata.run.openAllResults', node, {
+        answer: 'Go to Result…',
+      });
+      // No tab of its own: the one page chosen in Go to Result…'s pick of this run is open, alone.
+      assert.deepEqual(opened, []);
+      assert.deepEqual(
+        vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label),
+        ['Oak Reading Chair.md'],
+      );
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
     test('Run Again starts a new run with the same request, and the view follows it', async () => {
       const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`], limit: 1 });
       await vscode.commands.executeCommand('webdata.runs.refresh');
