@@ -2,12 +2,16 @@ import * as vscode from 'vscode';
 import { SETTINGS } from '../settings.js';
 import { findUrls } from './find-urls.js';
 
-/** Files where URLs get a lens: prose and data formats people keep lists of pages in. */
+/**
+ * Files where URLs get a lens: prose and data formats people keep lists of pages in. Not JSON with
+ * Comments (`jsonc`): VS Code opens configuration as that (settings, keybindings, launch, tasks,
+ * extensions, devcontainer, tsconfig files), whose URLs are schemas, servers and documentation
+ * links rather than pages to extract; a lens over them is clutter (seen in `settings.json`).
+ */
 export const URL_DOCUMENTS: vscode.DocumentSelector = [
   { language: 'markdown' },
   { language: 'html' },
   { language: 'json' },
-  { language: 'jsonc' },
   { language: 'plaintext' },
   { language: 'csv' },
   { pattern: '**/*.csv' },

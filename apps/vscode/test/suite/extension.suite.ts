@@ -375,6 +375,45 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('configuration files get no lens: VS Code opens them as JSON with Comments', async () => {
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const write = async (path: string, text: string) => {
+        const uri = vscode.Uri.joinPath(folder, path);
+        await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+        return uri;
+      };
+      const lensesOf = async (uri: vscode.Uri) =>
+        (
+          await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)
+        ).filter((lens) => lens.command?.command === 'webdata.extractFromUrl');
+      const settings = await write(
+        '.vscode/settings.json',
+        `{\n  // the docs this workspace is about (a setting of some other extension)\n  "docs.site": "${env.site}/help"\n}\n`,
+      );
+      const launch = await write(
+        '.vscode/launch.json',
+        `{ "version": "0.2.0", "configurations": [{ "type": "chrome", "request": "launch", "name": "Site", "url": "${env.site}/help" }] }\n`,
+      );
+      const pages = await write('pages.json', `["${env.site}/product/lamp"]\n`);
+      try {
+        for (const uri of [settings, launch]) {
+          const document = await vscode.workspace.openTextDocument(uri);
+          assert.equal(document.languageId, 'jsonc', `${uri.path} opens as JSON with Comments`);
+          assert.deepEqual(await lensesOf(uri), [], `no lens in ${uri.path}`);
+        }
+        // A JSON file of one's own still gets them.
+        await vscode.workspace.openTextDocument(pages);
+        const ours = await waitFor('the lens in pages.json', async () => {
+          const found = await lensesOf(pages);
+          return found.length > 0 ? found : undefined;
+        });
+        assert.deepEqual(ours[0]?.command?.arguments?.[0], [`${env.site}/product/lamp`]);
+      } finally {
+        for (const uri of [settings, launch, pages]) await vscode.workspace.fs.delete(uri);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+    });
+
     test('a chosen search hit opens its whole document, and reopens the same tab', async () => {
       // Crawled into the default collection, as the crawl command does (one collection: no pick).
       const crawled = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
