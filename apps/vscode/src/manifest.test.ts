@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   contributes: {
+    commands: { command: string; title: string }[];
     viewsWelcome: { contents: string }[];
     menus: { commandPalette: { command: string; when: string }[] };
     walkthroughs: { steps: { title: string; description: string }[] }[];
@@ -31,5 +34,45 @@ describe('the command palette', () => {
       (item) => item.command === 'webdata.runs.clearFilter',
     );
     expect(entry?.when).toBe('webdata.runs.filtered');
+  });
+});
+
+describe('command titles', () => {
+  const SRC = dirname(fileURLToPath(import.meta.url));
+  /** What asks the user something before the command acts: an input box, a pick, a modal question. */
+  const ASKS = /showInputBox|showQuickPick|createQuickPick|createInputBox|showOpenDialog|modal: true/;
+  /** Commands whose modules ask, but not before every use (VS Code's "…" means it always asks). */
+  const ASKS_SOMETIMES: Record<string, string> = {
+    'webdata.run.openAllResults': 'asks only before opening more than 10 tabs',
+    'webdata.runs.clearFilter': 'shares apply-filter.ts with the two filter pickers, asks nothing',
+  };
+
+  /** The source files a module pulls in through relative imports, itself included. */
+  function modulesOf(file: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const [, path] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)\.js'/g)) {
+      modulesOf(resolve(dirname(file), `${path}.ts`), seen);
+    }
+    return seen;
+  }
+
+  /** Each command's id and whether its code asks for input, read from src/commands. */
+  const commands = readdirSync(join(SRC, 'commands'))
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'command-loaders.ts')
+    .map((name) => join(SRC, 'commands', name))
+    .map((file) => ({
+      id: /id: '(webdata\.[^']+)'/.exec(readFileSync(file, 'utf8'))?.[1],
+      asks: [...modulesOf(file)].some((module) => ASKS.test(readFileSync(module, 'utf8'))),
+    }));
+
+  it('end in "…" exactly when the command asks for more before it acts (VS Code\'s convention)', () => {
+    expect(commands.length).toBe(manifest.contributes.commands.length);
+    const titles = new Map(manifest.contributes.commands.map((entry) => [entry.command, entry.title]));
+    const wrong = commands
+      .filter(({ id }) => id && !(id in ASKS_SOMETIMES))
+      .filter(({ id, asks }) => titles.get(id!)?.endsWith('…') !== asks)
+      .map(({ id, asks }) => `${titles.get(id!)} (${id}) ${asks ? 'asks' : 'asks nothing'}`);
+    expect(wrong).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ export interface CrawlOptions {
 }
 
 /**
- * Crawl URLs: fetches the pages of the selection's (or the file's) URLs, as
+ * Crawl URLs…: fetches the pages of the selection's (or the file's) URLs, as
  * Markdown, with screenshots if asked, into the default search collection.
  */
 export const crawlUrls: Command = {

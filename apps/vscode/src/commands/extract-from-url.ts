@@ -1,7 +1,7 @@
 import type { Command } from '../services.js';
 import { extract } from './extract-from-urls.js';
 
-/** Extract from This URL (the CodeLens above a URL): Extract from URLs… with that URL, already confirmed. */
+/** Extract from This URL… (the CodeLens above a URL): Extract from URLs… with that URL, already confirmed. */
 export const extractFromUrl: Command = {
   id: 'webdata.extractFromUrl',
   run(services, urls?: unknown) {

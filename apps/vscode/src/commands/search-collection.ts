@@ -32,7 +32,7 @@ export const searchCollection: Command = {
     }
     if (collection === null) {
       // The service answers 404 to a search of a collection nothing was indexed into.
-      const crawl = 'Crawl URLs';
+      const crawl = 'Crawl URLs…';
       const choice = await vscode.window.showInformationMessage(
         'Nothing is indexed yet: crawled pages are what Search finds. Crawl the URLs of a file first.',
         crawl,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Command } from '../services.js';
 
 /**
- * Web Data: Set API Key. Keeps the key in VS Code's secret storage (never
+ * Web Data: Set API Key…. Keeps the key in VS Code's secret storage (never
  * in a settings file) and reconnects. Tests and scripts may pass the key.
  */
 export const setApiKey: Command = {

@@ -34,7 +34,7 @@ describe('runsViewMessage', () => {
     expect(runsViewMessage('connected', URL, true)).toBe(`Connected to ${URL}`);
     expect(runsViewMessage('unreachable', URL, true)).toBe(`Lost the connection to ${URL}: retrying…`);
     expect(runsViewMessage('unauthorized', URL, true)).toBe(
-      `${URL} refused the API key: run Web Data: Set API Key`,
+      `${URL} refused the API key: run Web Data: Set API Key…`,
     );
     expect(runsViewMessage('error', URL, true)).toMatch(/Show Log/);
     expect(runsViewMessage('rateLimited', URL, true)).toBe(

@@ -45,7 +45,7 @@ export function runsViewMessage(
     case 'unreachable':
       return `Lost the connection to ${baseUrl}: retrying…`;
     case 'unauthorized':
-      return `${baseUrl} refused the API key: run Web Data: Set API Key`;
+      return `${baseUrl} refused the API key: run Web Data: Set API Key…`;
     case 'rateLimited':
       return `${baseUrl} asks to wait (too many requests): the view tries again on its own`;
     case 'error':

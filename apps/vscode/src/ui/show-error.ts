@@ -5,7 +5,7 @@ import { stateAfter } from '../connection/connection-state.js';
 import { StaleLoadError } from '../runs/runs-loader.js';
 import { describeError, type Log } from './log.js';
 
-const SET_KEY = 'Set API Key';
+const SET_KEY = 'Set API Key…';
 const SETTINGS = 'Open Settings';
 const SHOW_LOG = 'Show Log';
 
