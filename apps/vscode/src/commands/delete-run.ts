@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { deleteQuestion } from '../runs/run-summary.js';
 import type { Command } from '../services.js';
 import { runIdOf } from '../tree/node-argument.js';
 import { showError } from '../ui/show-error.js';
 
 /**
- * Delete Run…: after a modal confirmation, deletes the run with its results,
+ * Delete Run…: after a modal confirmation naming the run by what it is
+ * ({@link deleteQuestion}), deletes the run with its results,
  * content and screenshots (an active run is cancelled first). Tests may pass
  * `{ confirm: false }` as the second argument.
  */
@@ -15,14 +17,9 @@ export const deleteRun: Command = {
     if (!runId) return false;
     const ask = (options as { confirm?: unknown } | undefined)?.confirm !== false;
     if (ask) {
-      const run = store.get(runId);
-      const pages = run?.stats?.total ? ` and its ${run.stats.total} pages of results` : '';
+      const { message, detail } = deleteQuestion(runId, store.get(runId), Date.now());
       const DELETE = 'Delete';
-      const answer = await vscode.window.showWarningMessage(
-        `Delete run ${runId}${pages}? This cannot be undone.`,
-        { modal: true },
-        DELETE,
-      );
+      const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, DELETE);
       if (answer !== DELETE) return false;
     }
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finished, makeRun } from '../test-support/runs.js';
-import { manyResultsQuestion, progressText, runEndSummary } from './run-summary.js';
+import { deleteQuestion, manyResultsQuestion, progressText, runEndSummary } from './run-summary.js';
 
 const stats = (succeeded: number, failed: number) => ({
   total: succeeded + failed,
@@ -57,5 +57,29 @@ describe('manyResultsQuestion', () => {
     expect(question).toBe(
       'Deep crawl · docs.example got 300 pages. Open the first 10 in tabs, or all of them? (Go to Result… finds one by its title.)',
     );
+  });
+});
+
+describe('deleteQuestion', () => {
+  // Seen in code-server: 'Delete run run_01m8e44yy4xxre3kb72d2w4602 and its 528 pages of results?'
+  // beside two rows reading 'Deep crawl': the id told nobody which run it was.
+  it('names the run by what it is and where it went, its id and age in the detail', () => {
+    const run = finished(
+      makeRun('run_01m8e44yy4', {
+        type: 'deep-crawl',
+        urls: [],
+        params: { url: 'http://127.0.0.1:8765/index.html', max_depth: 4 },
+      }),
+      'incomplete',
+    );
+    run.stats = stats(526, 2);
+    expect(deleteQuestion(run.id, run, Date.parse('2024-05-01T10:01:30.000Z'))).toEqual({
+      message: 'Delete Deep crawl · 127.0.0.1:8765/index.html and its 528 pages of results?',
+      detail: 'Run run_01m8e44yy4, created 1 min ago. This cannot be undone.',
+    });
+  });
+
+  it('falls back to the id for a run not listed', () => {
+    expect(deleteQuestion('run_9', undefined, 0).message).toBe('Delete run run_9?');
   });
 });

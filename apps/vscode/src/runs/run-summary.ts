@@ -1,4 +1,5 @@
-import { runLabel } from '../tree/describe-run.js';
+import { countOf } from '../text/count-of.js';
+import { relativeTime, runLabel } from '../tree/describe-run.js';
 import type { Run } from './run-types.js';
 
 /**
@@ -56,4 +57,29 @@ export function manyResultsQuestion(
   first: number,
 ): string {
   return `${runLabel(run)} got ${count} pages. Open the first ${first} in tabs, or all of them? (Go to Result… finds one by its title.)`;
+}
+
+/**
+ * What Delete Run… asks: the run named by what it is and where it went (its id means nothing to
+ * whoever reads the question), with its pages; the id and when it was created in the detail.
+ *
+ * @example
+ * ```ts
+ * deleteQuestion('run_1', { type: 'crawl', urls: ['https://docs.example/a'], params: {},
+ *   created_at: '2024-05-01T10:00:00Z', stats: { total: 3 } } as Run, Date.parse('2024-05-01T10:05:00Z'));
+ * // { message: 'Delete Crawl · docs.example/a and its 3 pages of results?',
+ * //   detail: 'Run run_1, created 5 min ago. This cannot be undone.' }
+ * ```
+ */
+export function deleteQuestion(
+  runId: string,
+  run: Pick<Run, 'type' | 'urls' | 'params' | 'created_at' | 'stats'> | undefined,
+  now: number,
+): { message: string; detail: string } {
+  if (!run) return { message: `Delete run ${runId}?`, detail: 'This cannot be undone.' };
+  const pages = run.stats?.total ? ` and its ${countOf(run.stats.total, 'page')} of results` : '';
+  return {
+    message: `Delete ${runLabel(run)}${pages}?`,
+    detail: `Run ${runId}, created ${relativeTime(run.created_at, now)}. This cannot be undone.`,
+  };
 }
