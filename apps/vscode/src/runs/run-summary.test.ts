@@ -21,7 +21,7 @@ describe('runEndSummary', () => {
     };
     const why = '127.0.0.1:9/ failed: fetch of http://127.0.0.1:9/ failed: ECONNREFUSED (fetch_failed)';
     expect(runEndSummary(run, 'deep crawl of http://127.0.0.1:9/', why)).toBe(
-      "Deep crawl of http://127.0.0.1:9/ failed: 0/1 pages succeeded, 1 failed. no page could be processed; each result's error says why. " +
+      "Deep crawl of http://127.0.0.1:9/ failed: 0/1 pages succeeded, 1 failed. No page could be processed; each result's error says why. " +
         why,
     );
   });

@@ -35,7 +35,9 @@ export function runEndSummary(
   firstFailure?: string,
 ): string {
   const parts = [`${what.charAt(0).toUpperCase()}${what.slice(1)} ${run.status}: ${progressText(run)}.`];
-  const error = run.error?.message?.trim();
+  const said = run.error?.message?.trim();
+  // A sentence of its own: the service's message may start in lower case ('no page could be processed…').
+  const error = said ? `${said.charAt(0).toUpperCase()}${said.slice(1)}` : undefined;
   if (run.status === 'failed' && error) parts.push(/[.!?]$/.test(error) ? error : `${error}.`);
   if (firstFailure) parts.push((run.stats?.failed ?? 0) > 1 ? `The first: ${firstFailure}` : firstFailure);
   return parts.join(' ');
