@@ -8,7 +8,9 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
     commands: { command: string; title: string }[];
     viewsWelcome: { contents: string }[];
     menus: { commandPalette: { command: string; when: string }[] };
-    walkthroughs: { steps: { title: string; description: string }[] }[];
+    walkthroughs: {
+      steps: { id: string; title: string; description: string; completionEvents?: string[] }[];
+    }[];
   };
 };
 
@@ -25,6 +27,23 @@ describe('package.json texts VS Code draws', () => {
 
   it('use no **bold** in a welcome view, which draws its asterisks as they are', () => {
     expect(manifest.contributes.viewsWelcome.filter((view) => view.contents.includes('**'))).toEqual([]);
+  });
+});
+
+describe('the walkthrough', () => {
+  const step = (id: string) =>
+    manifest.contributes.walkthroughs
+      .flatMap((walkthrough) => walkthrough.steps)
+      .find((each) => each.id === id);
+
+  it('ticks "Start a Web Data service" once a service answers (it ticked only on its link)', () => {
+    expect(step('startService')?.completionEvents).toEqual(['onContext:webdata.connection == connected']);
+  });
+
+  it('ticks the extraction step however the extraction was started: the command or the lens', () => {
+    expect(step('extract')?.completionEvents).toEqual(
+      expect.arrayContaining(['onCommand:webdata.extractFromUrls', 'onCommand:webdata.extractFromUrl']),
+    );
   });
 });
 

@@ -96,6 +96,10 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1_000);
     expect(await keyStep.getAttribute('aria-checked'), 'ticked with no key set').toBe('false');
+    expect(
+      await page.locator('[data-done-step-id$="startService"]').first().getAttribute('aria-checked'),
+      'the service step ticked with no key set (nothing answered yet)',
+    ).toBe('false');
 
     // The key set through an error message's Set API Key button (the extension host runs the command,
     // which the walkthrough does not see): the step ticks all the same.
@@ -109,6 +113,10 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('No runs yet');
     await expect.poll(() => keyStep.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
+    // The service answers: the first step, "Start a Web Data service", ticks too.
+    await expect
+      .poll(() => page.locator('[data-done-step-id$="startService"]').first().getAttribute('aria-checked'))
+      .toBe('true');
     await shoot('view-connected-empty');
 
     // A file with two product pages; the kettle's page answers after 8 s, so the run stays in flight a while.
@@ -131,7 +139,7 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await page.keyboard.press('Enter');
 
     // In flight: a spinning row in the tree, and the progress notification with its counts.
-    const run = rows.filter({ hasText: 'Extract · ' }).first();
+    const run = rows.filter({ hasText: 'Extract' }).first();
     await run.locator('.codicon-loading').waitFor({ timeout: 30_000 });
     const progress = page.locator('.notifications-toasts .notification-toast', {
       hasText: 'Extraction from 2 URLs',
