@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
 import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun, watchRun } from './commands/runs.js';
 import { screenshotsCommand } from './commands/screenshots.js';
-import { searchCommand } from './commands/search.js';
+import { listCollections, searchCommand } from './commands/search.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { errorMessage } from './error-message.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
@@ -151,6 +151,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .option('--collection <name>', 'the collection (default "default")')
     .option('--limit <n>', 'hits at most (default 10)', positiveInt)
     .action(act(withOptions(searchCommand)));
+
+  program
+    .command('collections')
+    .description('List the search collections of this key (name, documents, last indexed).')
+    .action(act((context) => listCollections(context)));
 
   const runs = program.command('runs').description('List, inspect, watch, cancel, retry and delete runs.');
   runs

@@ -128,6 +128,18 @@ describe('webdata (the command line) against the real server', () => {
     expect(JSON.parse(extracted.stdout).results[0].data).toMatchObject({ name: 'Brass Lamp', price: 49.9 });
   });
 
+  it("lists the key's collections, and names them when a search asks for one that does not exist", async () => {
+    const listed = await webdata(['collections']);
+    expect(listed.code).toBe(EXIT.ok);
+    expect(listed.text).toMatch(/^cli {2}3 documents {2}TIME$/m);
+    const mistyped = await webdata(['search', '--collection', 'clj', 'lamp']);
+    expect(mistyped.code).toBe(EXIT.notFound);
+    expect(mistyped.errors).toMatch(
+      /^no collection "clj"; this key's collections: (.+, )?cli(, .+)? \(webdata collections/,
+    );
+    expect(mistyped.errors).toMatch(/\nwebdata: 404 not_found: /);
+  });
+
   it('lists, shows, cancels, retries and deletes runs, and prints results again', async () => {
     const detached = await webdata(['crawl', '--detach', `${site.url}/lamps`]);
     expect(detached.code).toBe(EXIT.ok);
@@ -307,7 +319,7 @@ describe('webdata (the command line) against the real server', () => {
     expect((failing as { code: number }).code).toBe(EXIT.notFound);
   });
 
-  it('--deadline stops waiting and leaves the run going; Ctrl-C cancels it', async () => {
+  it('--deadline stops waiting and leaves the run going; Ctrl-C cancels it, but not a run it only watches', async () => {
     const late = await webdata(['crawl', '--deadline', '0.3', `${site.url}/slow`]);
     expect(late.code).toBe(EXIT.deadline);
     expect(late.errors).toMatch(
@@ -334,6 +346,23 @@ describe('webdata (the command line) against the real server', () => {
     const last = JSON.parse((await webdata(['--json', 'runs', 'ls', '--limit', '1'])).stdout).data[0];
     expect(last.urls).toEqual([`${site.url}/slow`]);
     expect(last.status).toBe('cancelled');
+
+    // Watching is not owning: Ctrl-C on `runs watch` leaves the run going.
+    const detached = (await webdata(['crawl', '--detach', `${site.url}/slow`])).stdout.trim();
+    const watcher = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', main, '--progress', 'runs', 'watch', detached],
+      { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
+    );
+    let watchErr = '';
+    watcher.stderr.on('data', (chunk) => (watchErr += chunk));
+    for (let i = 0; i < 100 && !watchErr.includes('watch ['); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    watcher.kill('SIGINT');
+    expect(await new Promise((resolve) => watcher.once('close', resolve))).toBe(130);
+    const after = await webdata(['runs', 'watch', detached]);
+    expect(after.code).toBe(EXIT.ok);
+    expect(after.text).toBe('succeeded  200  http://site/slow  Slow\n');
   });
 
   it('stops quietly with 141 when its reader goes away (`webdata runs ls | head`)', async () => {
