@@ -1,4 +1,11 @@
-import { ContentFormat, ResultContentFormat, ResultStatus, RunStatus, RunType } from '@webdata/contract';
+import {
+  ContentFormat,
+  LIMITS,
+  ResultContentFormat,
+  ResultStatus,
+  RunStatus,
+  RunType,
+} from '@webdata/contract';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
 import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun, watchRun } from './commands/runs.js';
@@ -10,19 +17,17 @@ import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { DEFAULT_BASE_URL } from './settings.js';
 
-function positiveInt(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return number;
-}
-
-/** A link depth: the contract allows 0 (the start page, and the sitemap's pages). */
-function wholeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0)
-    throw new InvalidArgumentError('expected a whole number (0 or more)');
-  return number;
+/**
+ * A whole number from `min` to `max`, checked here so the message names the
+ * option and its range, as `--help` does, before anything is sent.
+ */
+function wholeNumberIn(min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return number;
+  };
 }
 
 function seconds(value: string): number {
@@ -127,13 +132,25 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   withCrawlOptions(program.command('crawl').argument('<urls...>', 'pages to fetch'))
     .description('Crawl known URLs (or, with --follow, a site from one start URL) and print the pages.')
     .option('--follow', 'follow same-site links from the one start URL')
-    .option('--limit <n>', 'with --follow: pages at most (default 10)', positiveInt)
+    .option(
+      '--limit <n>',
+      `with --follow: pages at most (default 10, at most ${LIMITS.maxCrawlLimit})`,
+      wholeNumberIn(1, LIMITS.maxCrawlLimit),
+    )
     .action(act(withOptions(crawlCommand)));
 
   withCrawlOptions(program.command('deep-crawl').argument('<url>', 'where to start'))
     .description('Crawl a site area breadth-first from a URL.')
-    .option('--max-depth <n>', 'link depth at most, 0 for the start page alone (default 3)', wholeNumber)
-    .option('--limit <n>', 'pages at most (default 100)', positiveInt)
+    .option(
+      '--max-depth <n>',
+      `link depth at most, 0 for the start page alone (default 3, at most ${LIMITS.maxDeepCrawlDepth})`,
+      wholeNumberIn(0, LIMITS.maxDeepCrawlDepth),
+    )
+    .option(
+      '--limit <n>',
+      "pages at most (default 100; the server's ceiling, 10000 by default, applies)",
+      wholeNumberIn(1, LIMITS.maxDeepCrawlLimit),
+    )
     .option('--no-sitemap', 'do not read the sitemap')
     .option('--all-sites', 'follow links to other sites too')
     .action(act(withOptions(deepCrawlCommand)));
@@ -149,7 +166,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .argument('<query...>', 'words to search for')
     .description('Search the indexed pages of a collection.')
     .option('--collection <name>', 'the collection (default "default")')
-    .option('--limit <n>', 'hits at most (default 10)', positiveInt)
+    .option(
+      '--limit <n>',
+      `hits at most (default 10, at most ${LIMITS.maxSearchLimit})`,
+      wholeNumberIn(1, LIMITS.maxSearchLimit),
+    )
     .action(act(withOptions(searchCommand)));
 
   program
@@ -164,7 +185,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .description('List runs, newest first.')
     .addOption(new Option('--status <status>', 'only runs in this state').choices(RunStatus.options))
     .addOption(new Option('--type <type>', 'only runs of this kind').choices(RunType.options))
-    .option('--limit <n>', 'runs at most (default 20)', positiveInt)
+    .option(
+      '--limit <n>',
+      `runs at most (default 20, at most ${LIMITS.maxPageSize}: one page)`,
+      wholeNumberIn(1, LIMITS.maxPageSize),
+    )
     .action(act((context, options) => listRuns(context, options as Parameters<typeof listRuns>[1])));
   runs
     .command('get')

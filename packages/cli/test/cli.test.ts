@@ -298,6 +298,12 @@ describe('webdata (the command line) against the real server', () => {
         .filter((line) => /^ {2}-/.test(line));
       for (const line of options) expect(line, `${command.join(' ')}: ${line}`).toMatch(/^ {2}\S.*\S {2,}\S/);
     }
+    expect((await webdata(['runs', 'ls', '--help'])).stdout).toContain('at most 200');
+    const tooMany = await webdata(['runs', 'ls', '--limit', '500']);
+    expect(tooMany.code).toBe(EXIT.usage);
+    expect(tooMany.errors).toContain(
+      "option '--limit <n>' argument '500' is invalid. expected a whole number from 1 to 200",
+    );
     const usage = await webdata(['crawl']);
     expect(usage.code).toBe(EXIT.usage);
     expect(usage.errors).toContain("missing required argument 'urls'");
