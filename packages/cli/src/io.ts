@@ -1,10 +1,28 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** Where a command writes, and what it reads from the environment (tests pass their own). */
 export interface CliIo {
   stdout: Writable;
   stderr: Writable;
   env: NodeJS.ProcessEnv;
+  /** Where `-` in place of the URLs reads them from (the process's stdin). */
+  stdin?: Readable | undefined;
+}
+
+/**
+ * The URLs of a command: as given, or, for a lone `-`, read from stdin one a
+ * line (blank lines and `#` comments skipped), so another command's output
+ * can feed it: `… | jq -r '.data[].url' | webdata extract - --query …`.
+ */
+export async function urlsFrom(args: string[], io: CliIo): Promise<string[]> {
+  if (args.length !== 1 || args[0] !== '-') return args;
+  if (!io.stdin) return args;
+  let text = '';
+  for await (const chunk of io.stdin) text += String(chunk);
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 /**

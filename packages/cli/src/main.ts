@@ -23,7 +23,7 @@ process.once('SIGINT', () => {
 });
 const code = await runCli(
   process.argv.slice(2),
-  { stdout: process.stdout, stderr: process.stderr, env: process.env },
+  { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin },
   controller.signal,
 );
 process.exitCode = controller.signal.aborted ? 130 : code;

@@ -129,7 +129,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     (context: CommandContext, ...args: unknown[]) =>
       handler(context, ...(args.slice(0, -1) as [...P, O]));
 
-  withCrawlOptions(program.command('crawl').argument('<urls...>', 'pages to fetch'))
+  withCrawlOptions(
+    program.command('crawl').argument('<urls...>', 'pages to fetch (-: read them from stdin, one a line)'),
+  )
     .description('Crawl known URLs (or, with --follow, a site from one start URL) and print the pages.')
     .option('--follow', 'follow same-site links from the one start URL')
     .option(
@@ -155,7 +157,11 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .option('--all-sites', 'follow links to other sites too')
     .action(act(withOptions(deepCrawlCommand)));
 
-  withRunOptions(program.command('extract').argument('<urls...>', 'pages to extract from'))
+  withRunOptions(
+    program
+      .command('extract')
+      .argument('<urls...>', 'pages to extract from (-: read them from stdin, one a line)'),
+  )
     .description('Extract schema-shaped data from URLs.')
     .option('--query <text>', 'what to extract, in words')
     .option('--schema <file>', 'a JSON Schema file (type: object) the data must match')

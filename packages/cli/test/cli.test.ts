@@ -27,7 +27,9 @@ afterAll(async () => {
 });
 
 /** Runs `webdata ARGS` in this process against the test server; output with ids, times and ports made stable. */
-async function webdata(args: string[], env: NodeJS.ProcessEnv = {}) {
+async function webdata(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
+  const stdin = new PassThrough();
+  stdin.end(input ?? '');
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const chunks = { out: '', err: '' };
@@ -43,6 +45,7 @@ async function webdata(args: string[], env: NodeJS.ProcessEnv = {}) {
       HOME: dataDir,
       ...env,
     },
+    stdin,
   });
   return {
     code,
@@ -276,6 +279,28 @@ describe('webdata (the command line) against the real server', () => {
       '  schema.type "string": the schema must have type "object"',
       expect.stringMatching(/^ {2}schema\.properties: /),
     ]);
+  });
+
+  it('reads the URLs from stdin for -, one a line, so another command can feed it', async () => {
+    const piped = await webdata(
+      ['crawl', '-'],
+      {},
+      `# two pages\n${site.url}/tides\n\n  ${site.url}/lamps  \n`,
+    );
+    expect(piped.code).toBe(EXIT.ok);
+    expect(piped.text).toBe(
+      'succeeded  200  http://site/tides  Tides\nsucceeded  200  http://site/lamps  Lamps\n',
+    );
+    const extracted = await webdata(
+      ['--json', 'extract', '--query', 'the product', '-'],
+      {},
+      `${site.url}/product\n`,
+    );
+    expect(extracted.code).toBe(EXIT.ok);
+    expect(JSON.parse(extracted.stdout).results[0].url).toBe(`${site.url}/product`);
+    const none = await webdata(['crawl', '-'], {}, '\n# nothing\n');
+    expect(none.code).toBe(EXIT.usage);
+    expect(none.errors).toBe('webdata: no URLs on stdin (one a line)\n');
   });
 
   it('deep-crawl --max-depth 0 crawls the start page alone, as the contract allows', async () => {

@@ -11,6 +11,7 @@ import {
 import { type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
+import { urlsFrom } from '../io.js';
 import { printResults, runSummary } from '../print.js';
 import { runProgress } from '../progress.js';
 import { CliUsageError } from '../usage-error.js';
@@ -117,11 +118,13 @@ function commonCrawlFields(options: CrawlOptions) {
 }
 
 /** `webdata crawl URL…`: each URL once, or with `--follow` a site from one start URL. */
-export function crawlCommand(
+export async function crawlCommand(
   context: CommandContext,
-  urls: string[],
+  args: string[],
   options: CrawlOptions,
 ): Promise<number> {
+  const urls = await urlsFrom(args, context.io);
+  if (urls.length === 0) throw new CliUsageError('no URLs on stdin (one a line)');
   let body: CrawlRequest;
   if (options.follow) {
     if (urls.length !== 1) throw new CliUsageError('crawl --follow takes exactly one start URL');
@@ -165,9 +168,9 @@ export function deepCrawlCommand(
 }
 
 /** `webdata extract URL… --query … [--schema file.json]`. */
-export function extractCommand(
+export async function extractCommand(
   context: CommandContext,
-  urls: string[],
+  args: string[],
   options: RunCommandOptions & { query?: string | undefined; schema?: string | undefined },
 ): Promise<number> {
   let schema: ExtractRequest['schema'];
@@ -179,6 +182,8 @@ export function extractCommand(
     }
   }
   if (!options.query && !schema) throw new CliUsageError('extract needs --query, --schema or both');
+  const urls = await urlsFrom(args, context.io);
+  if (urls.length === 0) throw new CliUsageError('no URLs on stdin (one a line)');
   const body = { urls, query: options.query, schema, screenshot: options.screenshot } as ExtractRequest;
   context.request = body;
   return runToEnd(
