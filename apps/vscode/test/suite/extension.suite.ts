@@ -509,6 +509,20 @@ export function defineExtensionSuite(): void {
       assert.equal(services.treeView.message, `Connected to ${env.baseUrl}`);
     });
 
+    test('a key set while the Runs view is hidden is tried at once: the connection says if it was taken', async () => {
+      // Nothing else asks the service while the view is hidden (the walkthrough's Set API key…, say):
+      // the state stayed 'connecting', and the walkthrough's service step unticked, until the view opened.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      try {
+        await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
+        assert.equal(services.connection.state, 'unauthorized');
+        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+        assert.equal(services.connection.state, 'connected');
+      } finally {
+        await vscode.commands.executeCommand('webdata.runs.focus');
+      }
+    });
+
     test('a wrong key says so, without asking again and again, and the right one reconnects', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       // No run: the view's message names the service, its rows are what to do.
