@@ -12,6 +12,7 @@ import {
   TimeoutError,
   UnprocessableUrlError,
 } from '@webdata/core';
+import { CliInterrupted } from './interrupted.js';
 import { CliUsageError } from './usage-error.js';
 
 /**
@@ -41,6 +42,8 @@ export const EXIT = {
   conflict: 9,
   /** The server could not be reached, timed out, or failed (5xx). */
   unavailable: 10,
+  /** Ctrl-C (128 + SIGINT's 2, as a shell reports it). */
+  interrupted: 130,
 } as const;
 
 /** The exit code for a run that reached `status`. */
@@ -55,6 +58,7 @@ export function exitCodeOfRun(status: string): number {
 /** The exit code for an error that ended a command. */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliUsageError) return EXIT.usage;
+  if (error instanceof CliInterrupted) return EXIT.interrupted;
   if (error instanceof RequestValidationError || error instanceof BadRequestError) return EXIT.usage;
   if (error instanceof UnprocessableUrlError) return EXIT.usage;
   if (error instanceof RunFailedError) return EXIT.runFailed;

@@ -374,6 +374,9 @@ describe('webdata (the command line) against the real server', () => {
     child.kill('SIGINT');
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(130);
+    expect(stderr).toMatch(
+      /\nwebdata: interrupted: run (run_[0-9a-z]{26}) cancelled \(what it did so far: webdata results \1\)\n$/,
+    );
     const last = JSON.parse((await webdata(['--json', 'runs', 'ls', '--limit', '1'])).stdout).data[0];
     expect(last.urls).toEqual([`${site.url}/slow`]);
     expect(last.status).toBe('cancelled');
@@ -391,6 +394,9 @@ describe('webdata (the command line) against the real server', () => {
       await new Promise((r) => setTimeout(r, 50));
     watcher.kill('SIGINT');
     expect(await new Promise((resolve) => watcher.once('close', resolve))).toBe(130);
+    expect(watchErr).toContain(
+      `webdata: interrupted: stopped watching run ${detached}; it goes on (webdata runs watch ${detached})\n`,
+    );
     const after = await webdata(['runs', 'watch', detached]);
     expect(after.code).toBe(EXIT.ok);
     expect(after.text).toBe('succeeded  200  http://site/slow  Slow\n');

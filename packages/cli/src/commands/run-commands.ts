@@ -11,6 +11,7 @@ import {
 import { type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
+import { CliInterrupted } from '../interrupted.js';
 import { urlsFrom } from '../io.js';
 import { printResults, runSummary } from '../print.js';
 import { runProgress } from '../progress.js';
@@ -81,6 +82,9 @@ async function runToEnd(
     if (context.signal?.aborted && runId !== undefined) {
       // A run that ended meanwhile answers 409: nothing left to cancel.
       await context.client.runs.cancel(runId).catch(() => undefined);
+      throw new CliInterrupted(
+        `interrupted: run ${runId} cancelled (what it did so far: webdata results ${runId})`,
+      );
     }
     throw error;
   }

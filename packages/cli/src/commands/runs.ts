@@ -1,6 +1,7 @@
 import { collectRun, type ResultContentFormat, type RunStatus, type RunType } from '@webdata/core';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
+import { CliInterrupted } from '../interrupted.js';
 import { printResults, printRun, runSummary } from '../print.js';
 import { runProgress } from '../progress.js';
 
@@ -62,7 +63,7 @@ async function followRun(
   options: { content?: ResultContentFormat | undefined; deadline?: number | undefined },
   label: string,
 ): Promise<number> {
-  const { run, results } = await collectRun(
+  const outcome = await collectRun(
     context.client.runs
       .follow(id, {
         content: options.content,
@@ -71,7 +72,15 @@ async function followRun(
         signal: context.signal,
       })
       .pipe(runProgress(context.io.stderr, { ...context.progress, label })),
-  );
+  ).catch((error: unknown) => {
+    if (context.signal?.aborted) {
+      throw new CliInterrupted(
+        `interrupted: stopped watching run ${id}; it goes on (webdata runs watch ${id})`,
+      );
+    }
+    throw error;
+  });
+  const { run, results } = outcome;
   printResults(context.out, results, options.content !== undefined);
   context.out.document({ run, results });
   context.out.note(runSummary(run));
