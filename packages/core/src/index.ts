@@ -73,6 +73,7 @@ export type { ExpandedResult, ResultPage, Results, ResultsOptions } from './reso
 export type { CallOptions, RunKind, Runs, TypedExtractRequest } from './resources/runs.js';
 export type { CollectionPage, DocumentContent, DocumentOptions, SearchHit } from './resources/search.js';
 export type { RunEvent, RunOptions, RunOutcome, RunResult } from './run-events.js';
+export { type SnippetPart, snippetParts, snippetText } from './snippet.js';
 export {
   type HttpRequest,
   type HttpResponse,
