@@ -1,4 +1,4 @@
-import type { SearchHit } from '@webdata/core';
+import { type SearchHit, snippetParts, snippetText } from '@webdata/core';
 import * as vscode from 'vscode';
 import { passageOffsets } from '../text/find-passage.js';
 import { openIndexedDocument } from './result-content-provider.js';
@@ -105,28 +105,18 @@ export function renderHit(hit: SearchHit, query: string): string {
 
 /** The service's snippet (HTML with `<mark>`) as Markdown with the marks in bold. */
 export function snippetToMarkdown(snippet: string): string {
-  return decodeEntities(
-    snippet
-      .replace(/<mark>/g, '**')
-      .replace(/<\/mark>/g, '**')
-      .replace(/<[^>]*>/g, ''),
-  )
-    .replace(/\s+/g, ' ')
-    .trim();
+  return oneLine(
+    snippetParts(snippet)
+      .map((part) => (part.match ? `**${part.text}**` : part.text))
+      .join(''),
+  );
 }
 
 /** The service's snippet as plain text (for a quick pick line). */
 export function snippetToText(snippet: string): string {
-  return decodeEntities(snippet.replace(/<[^>]*>/g, ''))
-    .replace(/\s+/g, ' ')
-    .trim();
+  return oneLine(snippetText(snippet));
 }
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -1,3 +1,5 @@
+import { type SnippetPart, snippetParts } from '@webdata/core';
+
 /** Words of a passage: runs of letters and digits (Markdown's marks and links fall between them). */
 const WORD = /[\p{L}\p{N}]+/gu;
 /** How many of the snippet's words must follow one another in the page to count as its place. */
@@ -18,10 +20,11 @@ const WINDOW = 6;
  * ```
  */
 export function passageOffsets(text: string, snippet: string): { start: number; end: number } | undefined {
-  const words = plain(snippet).match(WORD) ?? [];
+  const parts = snippetParts(snippet);
+  const words = wordsOf(parts);
   if (words.length === 0) return undefined;
-  const markAt = snippet.indexOf('<mark>');
-  const firstMarked = markAt < 0 ? 0 : (plain(snippet.slice(0, markAt)).match(WORD) ?? []).length;
+  const markAt = parts.findIndex((part) => part.match);
+  const firstMarked = markAt < 0 ? 0 : wordsOf(parts.slice(0, markAt)).length;
   const length = Math.min(WINDOW, words.length);
   const last = words.length - length;
   // The run with the first matched word (ending with the snippet when the word is near its end), then
@@ -39,14 +42,13 @@ export function passageOffsets(text: string, snippet: string): { start: number; 
   return undefined;
 }
 
-function plain(snippet: string): string {
-  return snippet
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+function wordsOf(parts: readonly SnippetPart[]): string[] {
+  return (
+    parts
+      .map((part) => part.text)
+      .join('')
+      .match(WORD) ?? []
+  );
 }
 
 function range(from: number, to: number): number[] {
