@@ -8,13 +8,24 @@ import {
 } from '@webdata/contract';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
-import { cancelRun, getRun, listResults, listRuns, removeRun, retryRun, watchRun } from './commands/runs.js';
+import {
+  cancelRun,
+  DEFAULT_RUNS_LIMIT,
+  getRun,
+  listResults,
+  listRuns,
+  MAX_RUNS_LIMIT,
+  removeRun,
+  retryRun,
+  watchRun,
+} from './commands/runs.js';
 import { screenshotsCommand } from './commands/screenshots.js';
-import { listCollections, searchCommand } from './commands/search.js';
+import { DEFAULT_SEARCH_LIMIT, listCollections, MAX_SEARCH_LIMIT, searchCommand } from './commands/search.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { errorMessage } from './error-message.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { jsonErrorLine, jsonRequested, jsonUsageErrorLine } from './json-error.js';
 import { DEFAULT_BASE_URL } from './settings.js';
 
 /**
@@ -46,7 +57,9 @@ Key and server:
   WEBDATA_CONFIG      the config file (default: $XDG_CONFIG_HOME/webdata/config.json,
                       else ~/.config/webdata/config.json), {"baseUrl": "…", "apiKey": "…"}
 
-Output: results on stdout (one JSON document with --json), progress and notes on stderr.
+Output: results on stdout (one JSON document with --json), progress and notes on stderr
+  (a listing cut at --limit says so there); with --json, an error is one line of JSON on stderr:
+  {"error": {"code": "not_found", "message": "…", "request_id": "…"}, "exit_code": 8}
 
 Exit codes:
   0 completed   2 bad arguments or request, no key   3 run failed   4 some pages failed
@@ -100,6 +113,9 @@ function withCrawlOptions(command: Command): Command {
 export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   let exitCode: number = EXIT.ok;
   let context: CommandContext | undefined;
+  // With --json, an error is one line of JSON on stderr, even one commander finds before --json is parsed.
+  const json = jsonRequested(argv);
+  let usageError: string | undefined;
   const program = new Command('webdata')
     .description('Crawl, extract and search public web content with a webdata server.')
     .version('0.1.0')
@@ -114,8 +130,12 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => {
+        if (json) usageError = text.trim().replace(/^error: /, '');
+        else write(text);
+      },
     })
-    .showHelpAfterError('(webdata --help, or webdata COMMAND --help, for usage)')
+    .showHelpAfterError(json ? false : '(webdata --help, or webdata COMMAND --help, for usage)')
     .addHelpText('after', HELP_FOOTER);
   const act =
     <A extends unknown[]>(handler: (context: CommandContext, ...args: A) => Promise<number>) =>
@@ -174,14 +194,14 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .option('--collection <name>', 'the collection (default "default")')
     .option(
       '--limit <n>',
-      `hits at most (default 10, at most ${LIMITS.maxSearchLimit})`,
-      wholeNumberIn(1, LIMITS.maxSearchLimit),
+      `hits at most, read page by page (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}); stderr says when there are more`,
+      wholeNumberIn(1, MAX_SEARCH_LIMIT),
     )
     .action(act(withOptions(searchCommand)));
 
   program
     .command('collections')
-    .description('List the search collections of this key (name, documents, last indexed).')
+    .description('List every search collection of this key (name, documents, last indexed).')
     .action(act((context) => listCollections(context)));
 
   const runs = program.command('runs').description('List, inspect, watch, cancel, retry and delete runs.');
@@ -193,8 +213,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     .addOption(new Option('--type <type>', 'only runs of this kind').choices(RunType.options))
     .option(
       '--limit <n>',
-      `runs at most (default 20, at most ${LIMITS.maxPageSize}: one page)`,
-      wholeNumberIn(1, LIMITS.maxPageSize),
+      `runs at most, read page by page (default ${DEFAULT_RUNS_LIMIT}, at most ${MAX_RUNS_LIMIT}); stderr says when there are more`,
+      wholeNumberIn(1, MAX_RUNS_LIMIT),
     )
     .action(act((context, options) => listRuns(context, options as Parameters<typeof listRuns>[1])));
   runs
@@ -233,7 +253,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
   program
     .command('results')
     .argument('<runId>')
-    .description('Print the results of a run.')
+    .description(
+      'Print the results of a run, the URLs given in the order given (pages found by a crawl after them).',
+    )
     .addOption(contentOption())
     .addOption(new Option('--status <status>', 'only results in this state').choices(ResultStatus.options))
     .option('--unfinished', 'read the results of a run that is still going (what is done so far)')
@@ -254,9 +276,16 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
     if (error instanceof CommanderError) {
       // --help and --version end here too, with exit code 0.
       exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (json && exitCode !== EXIT.ok) {
+        // No command at all: commander printed the help on stderr, and no error message.
+        io.stderr.write(
+          jsonUsageErrorLine(usageError ?? 'no command given (webdata --help lists them)', exitCode),
+        );
+      }
     } else {
       exitCode = exitCodeOf(error);
-      io.stderr.write(`webdata: ${errorMessage(error, context?.settings, context?.request)}\n`);
+      const message = errorMessage(error, context?.settings, context?.request);
+      io.stderr.write(json ? jsonErrorLine(error, message, exitCode) : `webdata: ${message}\n`);
     }
   } finally {
     await context?.close();

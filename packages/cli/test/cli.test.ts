@@ -323,11 +323,14 @@ describe('webdata (the command line) against the real server', () => {
         .filter((line) => /^ {2}-/.test(line));
       for (const line of options) expect(line, `${command.join(' ')}: ${line}`).toMatch(/^ {2}\S.*\S {2,}\S/);
     }
-    expect((await webdata(['runs', 'ls', '--help'])).stdout).toContain('at most 200');
-    const tooMany = await webdata(['runs', 'ls', '--limit', '500']);
+    expect((await webdata(['runs', 'ls', '--help'])).stdout.replace(/\s+/g, ' ')).toContain(
+      'runs at most, read page by page (default 20, at most 10000); stderr says when there are more',
+    );
+    expect(help.stdout).toContain('with --json, an error is one line of JSON on stderr');
+    const tooMany = await webdata(['runs', 'ls', '--limit', '20000']);
     expect(tooMany.code).toBe(EXIT.usage);
     expect(tooMany.errors).toContain(
-      "option '--limit <n>' argument '500' is invalid. expected a whole number from 1 to 200",
+      "option '--limit <n>' argument '20000' is invalid. expected a whole number from 1 to 10000",
     );
     const usage = await webdata(['crawl']);
     expect(usage.code).toBe(EXIT.usage);
@@ -415,5 +418,97 @@ describe('webdata (the command line) against the real server', () => {
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(141);
+  });
+
+  it('runs ls pages past one API page up to --limit, and says on stderr when there are more runs', async () => {
+    for (const path of ['/tides', '/lamps']) {
+      expect((await webdata(['crawl', '--detach', `${site.url}${path}`])).code).toBe(EXIT.ok);
+    }
+    const one = await webdata(['runs', 'ls', '--limit', '1']);
+    expect(one.code).toBe(EXIT.ok);
+    expect(one.text.trimEnd().split('\n')).toHaveLength(1);
+    expect(one.errors).toBe(
+      'more runs than the 1 shown (newest first): list more with --limit (at most 10000)\n',
+    );
+    const asJson = await webdata(['--json', 'runs', 'ls', '--limit', '1']);
+    const page = JSON.parse(asJson.stdout);
+    expect(page.data).toHaveLength(1);
+    expect(page.next_cursor).toEqual(expect.any(String));
+    // More than the API's page of 200: read page by page, every run there is, and nothing more to say.
+    const all = await webdata(['--json', 'runs', 'ls', '--limit', '250']);
+    expect(all.code).toBe(EXIT.ok);
+    expect(all.stderr).toBe('');
+    expect(JSON.parse(all.stdout).data.length).toBeGreaterThan(2);
+    expect(JSON.parse(all.stdout).next_cursor).toBeNull();
+  });
+
+  it('search says on stderr when there are more hits than --limit shows', async () => {
+    const all = await webdata(['--json', 'search', '--collection', 'cli', 'lamps']);
+    const hits = JSON.parse(all.stdout).data.length;
+    expect(hits).toBeGreaterThan(1);
+    expect(all.stderr).toBe('');
+    const first = await webdata(['search', '--collection', 'cli', '--limit', '1', 'lamps']);
+    expect(first.code).toBe(EXIT.ok);
+    expect(first.errors).toBe('more hits than the 1 shown: see more with --limit (at most 1000)\n');
+  });
+
+  it('results prints the URLs in the order given, not the order the pages finished', async () => {
+    const detached = await webdata(['crawl', '--detach', `${site.url}/slow`, `${site.url}/lamps`]);
+    const id = detached.stdout.trim();
+    // /slow answers 1.5 s after /lamps: the server lists /lamps first.
+    const watched = await webdata(['runs', 'watch', id]);
+    const results = await webdata(['results', id]);
+    const given = 'succeeded  200  http://site/slow  Slow\nsucceeded  200  http://site/lamps  Lamps\n';
+    expect(results.text).toBe(given);
+    expect(watched.text).toBe(given);
+    const asJson = await webdata(['--json', 'results', id]);
+    expect(JSON.parse(asJson.stdout).map((result: { url: string }) => result.url)).toEqual([
+      `${site.url}/slow`,
+      `${site.url}/lamps`,
+    ]);
+  });
+
+  it('with --json, an error is one line of JSON on stderr (the contract error shape and the exit code), stdout empty', async () => {
+    const parse = (stderr: string) => {
+      expect(stderr.endsWith('\n')).toBe(true);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      return JSON.parse(stderr);
+    };
+    const missing = await webdata(['--json', 'runs', 'get', 'run_00000000000000000000000000']);
+    expect(missing.code).toBe(EXIT.notFound);
+    expect(missing.stdout).toBe('');
+    expect(parse(missing.stderr)).toEqual({
+      error: {
+        code: 'not_found',
+        message: expect.stringContaining('404 not_found'),
+        request_id: expect.any(String),
+      },
+      exit_code: EXIT.notFound,
+    });
+    const down = await webdata(['--json', '--base-url', 'http://127.0.0.1:9', 'runs', 'ls']);
+    expect(down.code).toBe(EXIT.unavailable);
+    expect(down.stdout).toBe('');
+    expect(parse(down.stderr)).toEqual({
+      error: {
+        code: 'connection_failed',
+        message: expect.stringContaining('no webdata server answered at http://127.0.0.1:9'),
+      },
+      exit_code: EXIT.unavailable,
+    });
+    const badFlag = await webdata(['--json', 'runs', 'ls', '--bogus']);
+    expect(badFlag.code).toBe(EXIT.usage);
+    expect(badFlag.stdout).toBe('');
+    expect(parse(badFlag.stderr)).toEqual({
+      error: { code: 'invalid_arguments', message: "unknown option '--bogus'" },
+      exit_code: EXIT.usage,
+    });
+    const refused = await webdata(['--json', 'crawl', 'not-a-url']);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(parse(refused.stderr).error).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: ['urls', '0'], message: expect.stringContaining('URL') }],
+    });
+    // Without --json, stderr stays prose.
+    expect((await webdata(['runs', 'ls', '--bogus'])).stderr).toMatch(/^error: unknown option '--bogus'\n/);
   });
 });

@@ -11,6 +11,7 @@ import {
 import { type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
+import { inInputOrder } from '../input-order.js';
 import { CliInterrupted } from '../interrupted.js';
 import { urlsFrom } from '../io.js';
 import { printResults, runSummary } from '../print.js';
@@ -50,8 +51,6 @@ async function runToEnd(
   create: (options: RunOptions) => Observable<RunEvent<unknown>>,
   start: () => Promise<{ id: string; status: string }>,
   options: RunCommandOptions,
-  /** The URLs as given: known pages print in this order, not in the order they finished. */
-  order?: readonly string[],
 ): Promise<number> {
   const { out } = context;
   if (options.detach) {
@@ -89,11 +88,7 @@ async function runToEnd(
     throw error;
   }
   const { run, invalidResults } = outcome;
-  const rank = (url: string | undefined) => {
-    const index = order?.indexOf(url ?? '') ?? -1;
-    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  const results = order ? [...outcome.results].sort((a, b) => rank(a.url) - rank(b.url)) : outcome.results;
+  const results = inInputOrder(outcome.results, run.urls);
   printResults(out, results, options.content !== undefined);
   out.document({ run, results, invalid_results: invalidResults.map(({ result }) => result) });
   out.note(runSummary(run));
@@ -143,7 +138,6 @@ export async function crawlCommand(
     (runOptions) => context.client.crawl(body, runOptions) as Observable<RunEvent<unknown>>,
     () => context.client.runs.start({ type: 'crawl', ...body }),
     options,
-    options.follow ? undefined : urls,
   );
 }
 
@@ -196,6 +190,5 @@ export async function extractCommand(
     (runOptions) => context.client.extract(body, runOptions) as Observable<RunEvent<unknown>>,
     () => context.client.runs.start({ type: 'extract', ...body }),
     options,
-    urls,
   );
 }

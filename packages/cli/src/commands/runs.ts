@@ -1,27 +1,48 @@
+import { LIMITS } from '@webdata/contract';
 import { collectRun, type ResultContentFormat, type RunStatus, type RunType } from '@webdata/core';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
+import { inInputOrder } from '../input-order.js';
 import { CliInterrupted } from '../interrupted.js';
+import { firstItems } from '../paging.js';
 import { printResults, printRun, runSummary } from '../print.js';
 import { runProgress } from '../progress.js';
 
-/** `webdata runs ls`: newest first, one line a run. */
+/** Runs `runs ls` lists unless `--limit` says otherwise. */
+export const DEFAULT_RUNS_LIMIT = 20;
+/** The most `runs ls --limit` takes: pages of the API read one after another. */
+export const MAX_RUNS_LIMIT = 10_000;
+
+/**
+ * `webdata runs ls`: newest first, one line a run, up to `--limit` runs read
+ * page by page; stderr says when there are more than shown.
+ */
 export async function listRuns(
   context: CommandContext,
   options: { status?: RunStatus | undefined; type?: RunType | undefined; limit?: number | undefined },
 ): Promise<number> {
-  const page = await context.client.runs.list({
-    status: options.status,
-    type: options.type,
-    limit: options.limit ?? 20,
-  });
-  for (const run of page.data) {
+  const limit = options.limit ?? DEFAULT_RUNS_LIMIT;
+  const { data, next_cursor, more } = await firstItems(
+    (cursor, size) =>
+      context.client.runs.list(
+        { status: options.status, type: options.type, limit: size, cursor },
+        { signal: context.signal },
+      ),
+    limit,
+    LIMITS.maxPageSize,
+  );
+  for (const run of data) {
     const done = `${run.stats?.succeeded ?? 0}/${run.stats?.total ?? 0}`;
     context.out.line(
       [run.id, run.status.padEnd(10), run.type.padEnd(10), done.padStart(7), run.urls[0] ?? ''].join('  '),
     );
   }
-  context.out.document(page);
+  context.out.document({ data, next_cursor });
+  if (more) {
+    context.out.note(
+      `more runs than the ${data.length} shown (newest first): list more with --limit (at most ${MAX_RUNS_LIMIT})`,
+    );
+  }
   return 0;
 }
 
@@ -80,7 +101,8 @@ async function followRun(
     }
     throw error;
   });
-  const { run, results } = outcome;
+  const { run } = outcome;
+  const results = inInputOrder(outcome.results, run.urls);
   printResults(context.out, results, options.content !== undefined);
   context.out.document({ run, results });
   context.out.note(runSummary(run));
@@ -108,7 +130,10 @@ export async function removeRun(context: CommandContext, id: string): Promise<nu
   return 0;
 }
 
-/** `webdata results RUN_ID`: every result of a finished run (or, with `--unfinished`, what is done so far). */
+/**
+ * `webdata results RUN_ID`: every result of a finished run (or, with
+ * `--unfinished`, what is done so far), the given URLs in the order given.
+ */
 export async function listResults(
   context: CommandContext,
   runId: string,
@@ -118,14 +143,19 @@ export async function listResults(
     unfinished?: boolean | undefined;
   },
 ): Promise<number> {
-  const results = await context.client.runs
-    .results(runId, {
-      content: options.content,
-      status: options.status,
-      unfinished: options.unfinished ? 'read' : 'error',
-      signal: context.signal,
-    })
-    .toArray();
+  // The run's `urls` give the order to print in: the server lists results in the order pages finished.
+  const [run, listed] = await Promise.all([
+    context.client.runs.get(runId, { signal: context.signal }),
+    context.client.runs
+      .results(runId, {
+        content: options.content,
+        status: options.status,
+        unfinished: options.unfinished ? 'read' : 'error',
+        signal: context.signal,
+      })
+      .toArray(),
+  ]);
+  const results = inInputOrder(listed, run.urls);
   printResults(context.out, results, options.content !== undefined);
   context.out.document(results);
   // A crawl stores only the formats it asked for: say why its pages print empty rather than print nothing.

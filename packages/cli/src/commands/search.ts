@@ -1,5 +1,7 @@
-import { NotFoundError } from '@webdata/core';
+import { LIMITS } from '@webdata/contract';
+import { NotFoundError, type SearchHit } from '@webdata/core';
 import type { CommandContext } from '../context.js';
+import { type FirstItems, firstItems } from '../paging.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -18,17 +20,35 @@ export function snippetText(snippet: string): string {
     });
 }
 
-/** `webdata search QUERY…`: hits best first, with their snippets (matches in **bold**). */
+/** Hits `search` prints unless `--limit` says otherwise. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+/** The most `search --limit` takes: answers of the API (100 hits each) read one after another. */
+export const MAX_SEARCH_LIMIT = 1_000;
+
+/**
+ * `webdata search QUERY…`: hits best first, with their snippets (matches in
+ * **bold**), up to `--limit` read page by page; stderr says when there are more.
+ */
 export async function searchCommand(
   context: CommandContext,
   words: string[],
   options: { collection?: string | undefined; limit?: number | undefined },
 ): Promise<number> {
-  const request = { query: words.join(' '), collection: options.collection, limit: options.limit };
+  const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+  const request = {
+    query: words.join(' '),
+    collection: options.collection,
+    limit: Math.min(limit, LIMITS.maxSearchLimit),
+  };
   context.request = request;
-  let answer: Awaited<ReturnType<typeof context.client.search>>;
+  let answer: FirstItems<SearchHit>;
   try {
-    answer = await context.client.search(request);
+    answer = await firstItems(
+      (cursor, size) =>
+        context.client.search({ ...request, limit: size, cursor }, { signal: context.signal }),
+      limit,
+      LIMITS.maxSearchLimit,
+    );
   } catch (error) {
     if (error instanceof NotFoundError) await nameCollections(context, options.collection ?? 'default');
     throw error;
@@ -37,14 +57,27 @@ export async function searchCommand(
     context.out.line(`${(hit.score ?? 0).toFixed(3)}  ${hit.url ?? ''}  ${hit.title ?? ''}`.trimEnd());
     if (hit.snippet) context.out.line(`       ${snippetText(hit.snippet)}`);
   }
-  context.out.document(answer);
+  context.out.document({ data: answer.data, next_cursor: answer.next_cursor });
+  if (answer.more) {
+    context.out.note(
+      `more hits than the ${answer.data.length} shown: see more with --limit (at most ${MAX_SEARCH_LIMIT})`,
+    );
+  }
   return 0;
+}
+
+/** Every collection of the key, page after page (a key has few; none is left out). */
+function allCollections(context: CommandContext) {
+  return firstItems(
+    (cursor, size) => context.client.collections.list({ limit: size, cursor }, { signal: context.signal }),
+    Number.POSITIVE_INFINITY,
+    LIMITS.maxPageSize,
+  );
 }
 
 /** The key's collections, for a search of one that does not exist (a name mistyped, or nothing indexed yet). */
 async function nameCollections(context: CommandContext, asked: string): Promise<void> {
-  const names = await context.client.collections
-    .list({ limit: 100 }, { signal: context.signal })
+  const names = await allCollections(context)
     .then((page) => page.data.map((collection) => collection.name))
     .catch(() => undefined);
   if (names === undefined) return;
@@ -58,14 +91,14 @@ async function nameCollections(context: CommandContext, asked: string): Promise<
 const documents = (count: number | undefined) =>
   count === undefined ? '? documents' : `${count} ${count === 1 ? 'document' : 'documents'}`;
 
-/** `webdata collections`: the key's search collections, a line each (name, documents, last indexed). */
+/** `webdata collections`: every search collection of the key, a line each (name, documents, last indexed). */
 export async function listCollections(context: CommandContext): Promise<number> {
-  const page = await context.client.collections.list({ limit: 100 }, { signal: context.signal });
-  for (const collection of page.data) {
+  const { data, next_cursor } = await allCollections(context);
+  for (const collection of data) {
     context.out.line(
       `${collection.name}  ${documents(collection.document_count)}  ${collection.updated_at ?? ''}`.trimEnd(),
     );
   }
-  context.out.document(page);
+  context.out.document({ data, next_cursor });
   return 0;
 }
