@@ -367,7 +367,7 @@ describe('webdata (the command line) against the real server', () => {
     const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', main, '--progress', 'crawl', `${site.url}/slow`],
+      ['--conditions=source', '--import', 'tsx', main, '--progress', 'crawl', `${site.url}/held`],
       { env: { ...process.env, WEBDATA_BASE_URL: server.url, WEBDATA_API_KEY: server.apiKey } },
     );
     let stderr = '';
@@ -381,11 +381,11 @@ describe('webdata (the command line) against the real server', () => {
       /\nwebdata: interrupted: run (run_[0-9a-z]{26}) cancelled \(what it did so far: webdata results \1\)\n$/,
     );
     const last = JSON.parse((await webdata(['--json', 'runs', 'ls', '--limit', '1'])).stdout).data[0];
-    expect(last.urls).toEqual([`${site.url}/slow`]);
+    expect(last.urls).toEqual([`${site.url}/held`]);
     expect(last.status).toBe('cancelled');
 
     // Watching is not owning: Ctrl-C on `runs watch` leaves the run going.
-    const detached = (await webdata(['crawl', '--detach', `${site.url}/slow`])).stdout.trim();
+    const detached = (await webdata(['crawl', '--detach', `${site.url}/held`])).stdout.trim();
     const watcher = spawn(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', main, '--progress', 'runs', 'watch', detached],
@@ -400,9 +400,10 @@ describe('webdata (the command line) against the real server', () => {
     expect(watchErr).toContain(
       `webdata: interrupted: stopped watching run ${detached}; it goes on (webdata runs watch ${detached})\n`,
     );
+    site.releaseHeld();
     const after = await webdata(['runs', 'watch', detached]);
     expect(after.code).toBe(EXIT.ok);
-    expect(after.text).toBe('succeeded  200  http://site/slow  Slow\n');
+    expect(after.text).toBe('succeeded  200  http://site/held  Held\n');
   });
 
   it('stops quietly with 141 when its reader goes away (`webdata runs ls | head`)', async () => {

@@ -4,8 +4,12 @@ import type { AddressInfo } from 'node:net';
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
-/** A small site on 127.0.0.1 for the CLI to crawl: two articles, a product, a slow page and a 404. */
-export async function startSite(): Promise<{ url: string; close(): Promise<void> }> {
+/** A small site on 127.0.0.1 for the CLI to crawl: two articles, a product, a slow page, a held page and a 404. */
+export async function startSite(): Promise<{ url: string; releaseHeld(): void; close(): Promise<void> }> {
+  // `/held` answers only once the test releases it: a run that is surely still going when a
+  // test interrupts it, however long a loaded machine takes to start the CLI.
+  let released = false;
+  const held = new Set<() => void>();
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const html = (body: string) =>
@@ -29,6 +33,13 @@ export async function startSite(): Promise<{ url: string; close(): Promise<void>
       res.once('close', () => clearTimeout(timer));
       return;
     }
+    if (path === '/held') {
+      const answer = () => html(page('Held', '<p>Released.</p>'));
+      if (released) return answer();
+      held.add(answer);
+      res.once('close', () => held.delete(answer));
+      return;
+    }
     if (path === '/product') {
       const jsonLd = JSON.stringify({
         '@context': 'https://schema.org',
@@ -45,6 +56,11 @@ export async function startSite(): Promise<{ url: string; close(): Promise<void>
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    releaseHeld: () => {
+      released = true;
+      for (const answer of held) answer();
+      held.clear();
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
