@@ -1,23 +1,17 @@
 import { LIMITS } from '@webdata/contract';
-import { NotFoundError, type SearchHit } from '@webdata/core';
+import { NotFoundError, type SearchHit, snippetParts } from '@webdata/core';
 import type { CommandContext } from '../context.js';
 import { type FirstItems, firstItems } from '../paging.js';
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /**
  * A snippet (HTML: page text escaped, matches in `<mark>`) as terminal text:
  * matches in **bold**, and the escaped characters back as themselves, so a
  * quoted word reads `"index"`, not `&quot;index&quot;`.
  */
-export function snippetText(snippet: string): string {
-  return snippet
-    .replace(/<\/?mark>/g, '**')
-    .replace(/&(?:#(\d+)|#x([0-9a-f]+)|(amp|lt|gt|quot|apos));/gi, (entity, decimal, hex, name) => {
-      if (name) return ENTITIES[name.toLowerCase()] ?? entity;
-      const code = decimal ? Number(decimal) : Number.parseInt(hex, 16);
-      return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    });
+export function terminalSnippet(snippet: string): string {
+  return snippetParts(snippet)
+    .map((part) => (part.match ? `**${part.text}**` : part.text))
+    .join('');
 }
 
 /** Hits `search` prints unless `--limit` says otherwise. */
@@ -55,7 +49,7 @@ export async function searchCommand(
   }
   for (const hit of answer.data) {
     context.out.line(`${(hit.score ?? 0).toFixed(3)}  ${hit.url ?? ''}  ${hit.title ?? ''}`.trimEnd());
-    if (hit.snippet) context.out.line(`       ${snippetText(hit.snippet)}`);
+    if (hit.snippet) context.out.line(`       ${terminalSnippet(hit.snippet)}`);
   }
   context.out.document({ data: answer.data, next_cursor: answer.next_cursor });
   if (answer.more) {
