@@ -107,7 +107,7 @@ export class WebDataServer {
       embedder: this.embedder,
     };
     this.pool = this.config.runWorkers
-      ? new WorkerPool(this.store, (item, signal) => processItem(deps, item, signal), {
+      ? new WorkerPool(this.store, (item, signal, started) => processItem(deps, item, signal, started), {
           workerId: newId('req').replace('req_', 'wrk_'),
           concurrency: this.config.workerConcurrency,
           leaseMs: this.config.leaseMs,

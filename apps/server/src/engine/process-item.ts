@@ -35,12 +35,13 @@ export async function processItem(
   deps: PipelineDeps,
   item: ClaimedItem,
   signal: AbortSignal,
+  started?: () => void,
 ): Promise<ItemOutcome> {
   let page: FetchedPage;
   const run = readRunParams(item.runType, item.params);
   const respectRobots = run.type === 'extract' ? true : run.params.respect_robots;
   try {
-    page = await deps.fetcher.fetchPage(item.url, { signal, respectRobots });
+    page = await deps.fetcher.fetchPage(item.url, { signal, respectRobots, onStart: started });
   } catch (error) {
     signal.throwIfAborted();
     return failedOutcome(error);

@@ -132,6 +132,42 @@ describe('WorkerPool', () => {
     expect([...done].sort()).toEqual(Array.from({ length: 4 }, (_, i) => `https://s.example/${i}`).sort());
   });
 
+  it('on stop, puts back at once the pages whose first request has not gone out, and drains only the started one', async () => {
+    store = new SqliteStore(':memory:');
+    const runId = await queuedCrawlRun(store, OWNER, 3);
+    const begun: string[] = [];
+    let finishStarted: (() => void) | undefined;
+    // One page has its request out and finishes when told; the other two wait (as for their host's turn) until aborted.
+    const process = (item: ClaimedItem, signal: AbortSignal, started: () => void) =>
+      new Promise<ItemOutcome>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason));
+        if (begun.push(item.url) === 1) {
+          started();
+          finishStarted = () => resolve(itemOutcome());
+        }
+      });
+    pool = new WorkerPool(store, process, {
+      workerId: 'w',
+      concurrency: 3,
+      leaseMs: 60_000,
+      idlePollMs: 10_000,
+    });
+    pool.start();
+    await vi.waitFor(() => expect(begun).toHaveLength(3));
+    const stopped = pool.stop(60_000);
+    // The two that had not started are back in the queue while the started one still drains.
+    await vi.waitFor(async () =>
+      expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ queued: 2, running: 1 }),
+    );
+    finishStarted!();
+    await stopped;
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({
+      succeeded: 1,
+      queued: 2,
+      running: 0,
+    });
+  });
+
   it('drops the claimed pages of a cancelled run that wait for a slot', async () => {
     store = new SqliteStore(':memory:');
     const runId = await queuedCrawlRun(store, OWNER, 4);

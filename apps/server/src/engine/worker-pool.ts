@@ -2,8 +2,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClaimedItem, ItemOutcome, Store } from '../store/store.js';
 import { ResultWriter } from './result-writer.js';
 
-/** Turns one claimed item into its outcome; must honour `signal` (cancel, delete, shutdown). */
-export type ItemProcessor = (item: ClaimedItem, signal: AbortSignal) => Promise<ItemOutcome>;
+/**
+ * Turns one claimed item into its outcome; must honour `signal` (cancel, delete, shutdown).
+ * `started` is called when the item's first request goes out: until then a shutdown puts the
+ * item back in the queue at once instead of letting it begin during the drain.
+ */
+export type ItemProcessor = (
+  item: ClaimedItem,
+  signal: AbortSignal,
+  started: () => void,
+) => Promise<ItemOutcome>;
 
 export interface WorkerPoolOptions {
   workerId: string;
@@ -42,6 +50,8 @@ interface HeldItem {
 
 interface ActiveItem extends HeldItem {
   done: Promise<void>;
+  /** Its first request has gone out (see {@link ItemProcessor}). */
+  started: boolean;
 }
 
 /**
@@ -133,8 +143,10 @@ export class WorkerPool {
 
   /**
    * Stops claiming and puts the claimed items still waiting for a slot back
-   * in the queue; lets in-flight items finish for up to `drainMs`, then
-   * aborts the rest and puts them back in the queue for the next start.
+   * in the queue, and so the items in a slot whose first request has not
+   * gone out (waiting for robots.txt or their host's turn); lets in-flight
+   * items finish for up to `drainMs`, then aborts the rest and puts them back
+   * in the queue for the next start.
    */
   async stop(drainMs: number): Promise<void> {
     if (!this.running) return;
@@ -146,6 +158,10 @@ export class WorkerPool {
     await Promise.all(
       waiting.map((held) => this.store.releaseItem(held.item).catch((e) => this.options.onError?.(e))),
     );
+    // Not begun: had they been left to start, a drain would wait for fetches begun after the stop.
+    for (const active of this.active.values()) {
+      if (!active.started) active.controller.abort(new Error('shutting down'));
+    }
     const all = Promise.all([...this.active.values()].map((a) => a.done));
     const drained = await Promise.race([all.then(() => true), sleep(drainMs).then(() => false)]);
     if (!drained) {
@@ -269,9 +285,13 @@ export class WorkerPool {
 
   private begin(held: HeldItem): void {
     const { item, controller, renew } = held;
-    const done = (async () => {
+    const active: ActiveItem = { ...held, done: Promise.resolve(), started: false };
+    const started = () => {
+      active.started = true;
+    };
+    active.done = (async () => {
       try {
-        const outcome = await this.process(item, controller.signal);
+        const outcome = await this.process(item, controller.signal, started);
         if (controller.signal.aborted) await this.store.releaseItem(item);
         else await this.complete(item, outcome, controller.signal);
       } catch (error) {
@@ -294,7 +314,7 @@ export class WorkerPool {
         this.signal(true);
       }
     })();
-    this.active.set(item.itemId, { ...held, done });
+    this.active.set(item.itemId, active);
   }
 }
 

@@ -430,6 +430,26 @@ describe('PageFetcher against a loopback fixture', () => {
     }
   });
 
+  it('calls onStart when the request goes out, not while it waits for the host to have a free slot', async () => {
+    const fetcher = new PageFetcher(fetcherConfig({ perHostConcurrency: 1 }));
+    try {
+      await fetcher.robotsFor(site.origin);
+      const startedAt: number[] = [];
+      await Promise.all(
+        [0, 1].map((i) =>
+          fetcher.fetchPage(`${site.origin}/gated?turn=${i}`, {
+            onStart: () => startedAt.push(performance.now()),
+          }),
+        ),
+      );
+      // One slot to the host and /gated answers after 40 ms: the second request starts only after that.
+      expect(startedAt).toHaveLength(2);
+      expect(startedAt[1]! - startedAt[0]!).toBeGreaterThanOrEqual(35);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
   it('aborts a request in flight promptly with cancelled', async () => {
     const fetcher = new PageFetcher(fetcherConfig({ pageTimeoutMs: 10_000 }));
     try {

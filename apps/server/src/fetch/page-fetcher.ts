@@ -72,6 +72,8 @@ interface RawRequest {
   respectRobots: boolean;
   timeoutMs: number;
   signal: AbortSignal | undefined;
+  /** See {@link FetchPageOptions.onStart}. */
+  onStart?: (() => void) | undefined;
 }
 
 /** The final response of a redirect chain, with its body read. */
@@ -185,6 +187,7 @@ export class PageFetcher implements PageFetcherLike {
       respectRobots: options.respectRobots ?? true,
       timeoutMs: this.config.pageTimeoutMs,
       signal: options.signal,
+      onStart: options.onStart,
     });
     if (raw.status < 200 || raw.status > 299) throw new HttpStatusError(raw.status, raw.finalUrl);
     const media = parseContentType(raw.contentType);
@@ -335,6 +338,7 @@ export class PageFetcher implements PageFetcherLike {
           signal,
         );
         deadline.start();
+        if (hop === 0) req.onStart?.();
         try {
           // `dispatcher.request`, not `fetch()`: a Node stream body and plain header
           // objects instead of a WHATWG Request, Headers and web stream per page.

@@ -19,6 +19,8 @@ export interface FetchPageOptions {
   signal?: AbortSignal | undefined;
   /** Honour robots.txt (default true). */
   respectRobots?: boolean | undefined;
+  /** Called when the first request goes out (robots.txt read, the host's turn come). */
+  onStart?: (() => void) | undefined;
 }
 
 /**
