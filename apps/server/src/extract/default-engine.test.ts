@@ -294,6 +294,22 @@ describe('DefaultExtractionEngine without a schema', () => {
     expect(data.matches).toContain('The kettle boils a full capacity of water in under four minutes.');
     expect(data.engine).toBeUndefined();
   });
+
+  it('gives each term of a definition list nested in another once', async () => {
+    const html = `<h1>commit</h1><dl>
+      <dt>--cleanup=&lt;mode&gt;</dt><dd><p>How to clean up the message:</p>
+        <dl><dt>strip</dt><dd>Strip empty lines.</dd><div><dt>verbatim</dt><dd>Keep it as it is.</dd></div></dl></dd>
+      <dt>--quiet</dt><dd>Say less.</dd></dl>`;
+    const data = await dataOf(html, undefined, 'options');
+    expect(data.facts).toMatchObject({
+      strip: 'Strip empty lines.',
+      verbatim: 'Keep it as it is.',
+      '--quiet': 'Say less.',
+    });
+    expect(String((data.facts as Record<string, unknown>)['--cleanup=<mode>'])).toMatch(
+      /^How to clean up the message:/,
+    );
+  });
 });
 
 describe('DefaultExtractionEngine on a JSON body', () => {

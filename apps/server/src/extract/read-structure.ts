@@ -122,8 +122,11 @@ export function readStructure(
 
   for (const dl of index.tag('dl')) {
     let label = '';
+    // Only this list's own terms: a list nested in a <dd> (a manual's option with its values) is read
+    // as a list of its own, and reading it here too gave each of its terms twice.
     $(dl)
       .find('dt, dd')
+      .filter((_, el) => $(el).closest('dl')[0] === dl)
       .each((_, el) => {
         const text = collapse($(el).text());
         if (tagName(el) === 'dt') label = text;
