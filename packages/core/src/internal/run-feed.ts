@@ -3,11 +3,8 @@ import { Observable, type Subscriber } from 'rxjs';
 import {
   AbortError,
   BadRequestError,
-  ConnectionError,
-  InternalServerError,
   NotFoundError,
   ResponseValidationError,
-  TimeoutError,
   WebDataError,
 } from '../errors.js';
 import { runSnapshotKey } from '../operators/distinctSnapshot.js';
@@ -16,6 +13,7 @@ import { type HttpResponse, parseBody, type Transport } from '../transport.js';
 import { lastValueAbortable } from './abort.js';
 import { headerValue } from './backoff.js';
 import type { ServerCapabilities } from './capabilities.js';
+import { isOutage, outageDelayMs } from './outage.js';
 
 /** How a {@link RunFeed} watches. */
 export interface RunFeedOptions {
@@ -38,13 +36,6 @@ export interface RunFeedOptions {
    * (0: at the first such error, after the request's own retries).
    */
   outageMs: number;
-}
-
-/** Errors of a server that is down or restarting: worth watching on through, for a while. */
-function isOutage(error: unknown): boolean {
-  return (
-    error instanceof ConnectionError || error instanceof TimeoutError || error instanceof InternalServerError
-  );
 }
 
 /** The server cannot read runs in batches (`GET /runs?ids=`): watch them one by one instead. */
@@ -182,8 +173,7 @@ export class RunFeed {
       } catch (error) {
         if (signal.aborted && error instanceof AbortError) continue;
         if (isOutage(error) && this.#ridesOut(error)) {
-          // 1 s, 2 s, 4 s, then every 5 s: a restarted server is found again within seconds.
-          await this.#wait(signal, Math.min(5_000, 1_000 * 2 ** (this.#outageTries - 1)));
+          await this.#wait(signal, outageDelayMs(this.#outageTries, error));
           continue;
         }
         this.#outageSince = undefined;

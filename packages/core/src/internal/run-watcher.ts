@@ -24,6 +24,7 @@ import { type HttpResponse, parseBody, type Transport } from '../transport.js';
 import { headerValue, parseRetryAfter } from './backoff.js';
 import type { ServerCapabilities } from './capabilities.js';
 import { segment } from './encode.js';
+import { rideOutOutage } from './outage.js';
 import { BatchUnsupportedError, RunFeed } from './run-feed.js';
 
 /**
@@ -56,8 +57,10 @@ export interface PollOptions extends Partial<AdaptivePollPolicy> {
   gatherMs?: number | undefined;
   /**
    * How long watching rides out a server that cannot be reached or answers
-   * 5xx (a restart), trying again after 1, 2, 4, then every 5 s, before every
-   * watch errors with the last error (default 60 s; 0: at once). Batched watching only.
+   * 5xx (a restart), trying again after 1, 2, 4, then every 5 s (or after the
+   * server's `Retry-After`), before every watch errors with the last error
+   * (default 60 s; 0: at once). Both batched and per-run watching; 4xx answers
+   * (401, 404, 400) end a watch at once, and one-shot calls keep `retry`.
    */
   outageMs?: number | undefined;
 }
@@ -91,6 +94,7 @@ export class RunWatcher {
   readonly #longPollSeconds: number;
   readonly #batch: boolean;
   readonly #scheduler: SchedulerLike | undefined;
+  readonly #outageMs: number;
   readonly #feed: RunFeed;
   readonly #watches = new Map<string, Observable<RunLenient>>();
 
@@ -107,12 +111,13 @@ export class RunWatcher {
     this.#longPollSeconds = Math.min(LIMITS.maxWaitSeconds, Math.max(0, longPollSeconds ?? 20));
     this.#batch = batch ?? true;
     this.#scheduler = scheduler;
+    this.#outageMs = Math.max(0, outageMs ?? 60_000);
     this.#feed = new RunFeed(transport, capabilities, {
       longPollSeconds: this.#longPollSeconds,
       minIntervalMs: minIntervalMs ?? 200,
       burst: Math.max(1, burst ?? 3),
       gatherMs: gatherMs ?? 100,
-      outageMs: Math.max(0, outageMs ?? 60_000),
+      outageMs: this.#outageMs,
       policy: this.#policy,
     });
   }
@@ -168,7 +173,14 @@ export class RunWatcher {
   #poll$(runId: string): Observable<RunLenient> {
     return defer(() => {
       const etag: PollState = { answered: false };
-      return pollAdaptive(() => this.#fetchRun$(runId, etag), {
+      // Each request rides out a restart on its own: the poll resumes where it was.
+      const fetch$ = () =>
+        rideOutOutage(this.#fetchRun$(runId, etag), {
+          outageMs: this.#outageMs,
+          scheduler: this.#scheduler,
+          logger: this.#transport.logger,
+        });
+      return pollAdaptive(fetch$, {
         ...this.#policy,
         key: runSnapshotKey,
         scheduler: this.#scheduler,
