@@ -18,6 +18,7 @@ import { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import { Log } from './ui/log.js';
 import { runsViewActions, runsViewMessage } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
+import { followKeyStep } from './ui/walkthrough-key-step.js';
 
 /** How often the relative times of a visible view are redrawn (no request is made). */
 const REDRAW_TIMES_MS = 30_000;
@@ -98,12 +99,9 @@ export async function makeServices(
       if (store.runs.length === 0 && actions !== actionsDrawn) provider.redrawAll();
       actionsDrawn = actions;
     }),
-    // The walkthrough's "Set the API key" step completes on this (onContext), not on the command
-    // being run: the walkthrough sees only commands run by the workbench, not those an error
-    // message's button runs from here, and a cancelled input box sets no key.
-    connection.keySet$.subscribe((set) => {
-      void vscode.commands.executeCommand('setContext', 'webdata.apiKeySet', set);
-    }),
+    // The walkthrough's "Set the API key" step: ticked once the service took a key (however it was
+    // set: the command, an error message's button, another window), unticked when it refuses it.
+    followKeyStep(connection.keyVerdict$, context.extension.id),
     store.changes$.subscribe(() => {
       const empty = store.listState.state === 'loaded' && store.runs.length === 0;
       void vscode.commands.executeCommand('setContext', 'webdata.runs.empty', empty);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { keyStepId } from './ui/key-step-id.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   contributes: {
@@ -9,6 +10,7 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
     viewsWelcome: { contents: string }[];
     menus: { commandPalette: { command: string; when: string }[] };
     walkthroughs: {
+      id: string;
       steps: { id: string; title: string; description: string; completionEvents?: string[] }[];
     }[];
   };
@@ -38,6 +40,15 @@ describe('the walkthrough', () => {
 
   it('ticks "Start a Web Data service" once a service answers (it ticked only on its link)', () => {
     expect(step('startService')?.completionEvents).toEqual(['onContext:webdata.connection == connected']);
+  });
+
+  it('ticks "Set the API key" once the service took a key, not once one is kept (a refused key ticked it)', () => {
+    expect(step('setApiKey')?.completionEvents).toEqual(['onContext:webdata.apiKeyAccepted']);
+    // The id the extension marks the step done / not done by, as the workbench composes it.
+    const walkthrough = manifest.contributes.walkthroughs.find((each) =>
+      each.steps.some((s) => s.id === 'setApiKey'),
+    );
+    expect(keyStepId('webdata.webdata')).toBe(`webdata.webdata#${walkthrough?.id}#setApiKey`);
   });
 
   it('ticks the extraction step however the extraction was started: the command or the lens', () => {

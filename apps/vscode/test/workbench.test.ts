@@ -119,6 +119,22 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
       .toBe('true');
     await shoot('view-connected-empty');
 
+    // A key the service refuses (pasted over the good one) is kept, and said to be refused: the step
+    // unticks (it stayed ticked on any kept key); the good key again ticks it again.
+    await runCommand(page, 'Web Data: Set API Key');
+    await (await nextQuickInput(page, 'The API key of the service')).fill('wd_not_a_key');
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'trying it with' })
+      .waitFor({ timeout: 30_000 });
+    await expect.poll(() => keyStep.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false');
+    await shoot('walkthrough-key-refused');
+    await runCommand(page, 'Web Data: Set API Key');
+    await (await nextQuickInput(page, 'The API key of the service')).fill(environment.server.apiKey);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => keyStep.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
+    await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('No runs yet');
+
     // A file with two product pages; the kettle's page answers after 8 s, so the run stays in flight a while.
     await runCommand(page, 'Go to File');
     await (await nextQuickInput(page)).fill('shop.md');

@@ -1,6 +1,6 @@
 import { AuthenticationError, ConnectionError, RateLimitError } from '@webdata/core';
 import { describe, expect, it } from 'vitest';
-import { stateAfter } from './connection-state.js';
+import { keyVerdictAfter, stateAfter } from './connection-state.js';
 
 describe('stateAfter', () => {
   it('tells a 429 (asked to wait) apart from other errors, as from a refused key and no answer', () => {
@@ -16,5 +16,20 @@ describe('stateAfter', () => {
     );
     expect(stateAfter(new ConnectionError('connect ECONNREFUSED 127.0.0.1:9'))).toBe('unreachable');
     expect(stateAfter(new Error('other'))).toBe('error');
+  });
+});
+
+describe('keyVerdictAfter', () => {
+  it('accepts a key only on an answer, refuses it on a 401, and keeps the verdict when the service says nothing of it', () => {
+    expect(keyVerdictAfter('untried', 'connected')).toBe('accepted');
+    expect(keyVerdictAfter('untried', 'unauthorized')).toBe('refused');
+    expect(keyVerdictAfter('accepted', 'unauthorized')).toBe('refused');
+    expect(keyVerdictAfter('refused', 'connected')).toBe('accepted');
+    expect(keyVerdictAfter('accepted', 'noKey')).toBe('none');
+    for (const silent of ['connecting', 'unreachable', 'rateLimited', 'error'] as const) {
+      expect(keyVerdictAfter('accepted', silent)).toBe('accepted');
+      expect(keyVerdictAfter('refused', silent)).toBe('refused');
+      expect(keyVerdictAfter('untried', silent)).toBe('untried');
+    }
   });
 });

@@ -30,3 +30,36 @@ export function stateAfter(error: unknown): ConnectionState {
   if (error instanceof ConnectionError || error instanceof TimeoutError) return 'unreachable';
   return 'error';
 }
+
+/**
+ * What is known of the API key in use: the service took it (a request
+ * succeeded with it), refused it (401), there is none, or it was not tried
+ * yet (just set, or the service did not answer). The walkthrough's "Set the
+ * API key" step ticks on `accepted` only: a key kept in secret storage that
+ * the service refuses is not a step done.
+ */
+export type KeyVerdict = 'accepted' | 'refused' | 'none' | 'untried';
+
+/**
+ * The verdict on the key once the connection reached `state`, from the
+ * verdict before: a state that says nothing of the key (no answer, asked to
+ * wait, another error, connecting again with the same key) keeps it.
+ *
+ * @example
+ * ```ts
+ * keyVerdictAfter('accepted', 'unreachable'); // 'accepted': the service went away, the key is still good
+ * keyVerdictAfter('accepted', 'unauthorized'); // 'refused'
+ * ```
+ */
+export function keyVerdictAfter(verdict: KeyVerdict, state: ConnectionState): KeyVerdict {
+  switch (state) {
+    case 'connected':
+      return 'accepted';
+    case 'unauthorized':
+      return 'refused';
+    case 'noKey':
+      return 'none';
+    default:
+      return verdict;
+  }
+}

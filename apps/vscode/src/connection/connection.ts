@@ -3,7 +3,7 @@ import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from '
 import * as vscode from 'vscode';
 import { DEFAULT_BASE_URL, SETTINGS } from '../settings.js';
 import type { Log } from '../ui/log.js';
-import { type ConnectionState, stateAfter } from './connection-state.js';
+import { type ConnectionState, type KeyVerdict, keyVerdictAfter, stateAfter } from './connection-state.js';
 
 /** Where the API key is kept in VS Code's secret storage (never in a settings file). */
 export const API_KEY_SECRET = 'webdata.apiKey';
@@ -32,7 +32,9 @@ export class Connection implements vscode.Disposable {
   readonly #log: Log;
   readonly #client = new BehaviorSubject<WebDataClient | undefined>(undefined);
   readonly #state = new BehaviorSubject<ConnectionState>('connecting');
-  readonly #keySet = new BehaviorSubject<boolean | undefined>(undefined);
+  readonly #keyVerdict = new BehaviorSubject<KeyVerdict | undefined>(undefined);
+  /** The key the current client uses: a different one is untried, whatever was known of the previous. */
+  #keyInUse: string | undefined;
   readonly #disposables: vscode.Disposable[] = [];
   #generation = 0;
 
@@ -41,11 +43,11 @@ export class Connection implements vscode.Disposable {
   /** The connection state, on every change. */
   readonly state$: Observable<ConnectionState> = this.#state.pipe(distinctUntilChanged());
   /**
-   * Whether an API key is kept in secret storage, once read, on every change: however it was set
-   * (the command, an error message's button, another window). The walkthrough's step ticks on it.
+   * What is known of the key in use, on every change: taken by the service, refused, none, or not
+   * tried yet. The walkthrough's "Set the API key" step ticks on `accepted`, unticks on `refused`.
    */
-  readonly keySet$: Observable<boolean> = this.#keySet.pipe(
-    filter((set): set is boolean => set !== undefined),
+  readonly keyVerdict$: Observable<KeyVerdict> = this.#keyVerdict.pipe(
+    filter((verdict): verdict is KeyVerdict => verdict !== undefined),
     distinctUntilChanged(),
   );
 
@@ -114,22 +116,28 @@ export class Connection implements vscode.Disposable {
         state = 'error';
       }
     }
-    this.#keySet.next(Boolean(apiKey));
-    this.#state.next(state);
+    if (apiKey !== this.#keyInUse) this.#keyVerdict.next('untried');
+    this.#keyInUse = apiKey;
+    this.#setState(state);
     this.#client.next(client);
     if (previous) void previous.close();
   }
 
   /** A request succeeded. */
   reportSuccess(): void {
-    if (this.#client.value) this.#state.next('connected');
+    if (this.#client.value) this.#setState('connected');
   }
 
   /** A request failed: the state says why, when the failure is about the connection. */
   reportFailure(error: unknown): ConnectionState {
     const state = stateAfter(error);
-    if (this.#client.value) this.#state.next(state);
+    if (this.#client.value) this.#setState(state);
     return state;
+  }
+
+  #setState(state: ConnectionState): void {
+    this.#keyVerdict.next(keyVerdictAfter(this.#keyVerdict.value ?? 'untried', state));
+    this.#state.next(state);
   }
 
   async setApiKey(key: string): Promise<void> {
@@ -147,6 +155,6 @@ export class Connection implements vscode.Disposable {
     void this.#client.value?.close();
     this.#client.complete();
     this.#state.complete();
-    this.#keySet.complete();
+    this.#keyVerdict.complete();
   }
 }
