@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
-import type { Result } from '../runs/run-types.js';
 import type { Command } from '../services.js';
 import { countOf } from '../text/count-of.js';
-import { runLabel, shortUrl } from '../tree/describe-run.js';
+import { runLabel } from '../tree/describe-run.js';
 import { runIdOf } from '../tree/node-argument.js';
+import { type ResultItem, resultItems, resultPickItems } from '../ui/result-pick-items.js';
 import { showError } from '../ui/show-error.js';
-
-type ResultItem = vscode.QuickPickItem & { result: Result };
 
 /**
  * Go to Result…: a quick pick of every page a run got, found by typing part
@@ -31,25 +29,30 @@ export const goToResult: Command = {
       pick.busy = true;
       if (typeof query === 'string') pick.value = query;
       const chosen = new Promise<ResultItem | undefined>((resolve) => {
-        // Enter while the list is still loading (nothing selected yet) keeps the pick open.
+        // Enter while the list is still loading (nothing selected yet), or on the line saying no page
+        // matches, keeps the pick open.
         pick.onDidAccept(() => {
           const item = pick.selectedItems[0];
-          if (item) resolve(item);
+          if (item?.result) resolve(item);
         });
         pick.onDidHide(() => resolve(undefined));
       });
       pick.show();
       const results = await client.runs.results(runId, { status: 'succeeded' }).toArray();
-      pick.items = results.map((result) => ({
-        label: result.title?.trim() || shortUrl(result.url ?? result.id),
-        description: result.url ? shortUrl(result.url) : undefined,
-        result,
-      }));
+      const pages = resultItems(results);
+      // Set anew only while the line saying no page matches is there (it names what was typed), or
+      // when it comes or goes: new items lose the row the arrows reached.
+      let shown = resultPickItems(pages, pick.value);
+      pick.items = shown;
+      pick.onDidChangeValue((value) => {
+        const items = resultPickItems(pages, value);
+        if (items.length !== shown.length || items.length > pages.length) pick.items = shown = items;
+      });
       pick.placeholder = `Type part of a page title or address (${countOf(results.length, 'page')})`;
       pick.busy = false;
       const item = await chosen;
       pick.hide();
-      return item ? await openResult(run, item.result) : undefined;
+      return item?.result ? await openResult(run, item.result) : undefined;
     } catch (error) {
       pick.hide();
       void showError(log, `Could not list the results of run ${runId}`, error);
