@@ -1,15 +1,26 @@
 import type { SearchHit, WebDataClient } from '@webdata/core';
 import { catchError, debounceTime, EMPTY, finalize, map, of, Subject, switchMap, tap } from 'rxjs';
 import * as vscode from 'vscode';
+import { stateAfter } from '../connection/connection-state.js';
 import { snippetToText } from '../documents/search-hit-document.js';
 import type { Command, Services } from '../services.js';
 import { describeError } from '../ui/log.js';
+import {
+  collectionPickItems,
+  noHitsItem,
+  SEARCH_PLACEHOLDER,
+  searchFailedItem,
+} from '../ui/search-pick-items.js';
 import { showError } from '../ui/show-error.js';
+
+/** Where the collection searched last is remembered (global state): the pick lists it first. */
+const LAST_COLLECTION = 'webdata.search.lastCollection';
 
 /** Typing pauses this long before a search is sent. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-type HitItem = vscode.QuickPickItem & { hit?: SearchHit };
+/** A hit to open, or a line in place of hits: none found, or the search failed (Enter searches again). */
+type HitItem = vscode.QuickPickItem & { hit?: SearchHit; failed?: true };
 
 /**
  * Search Collection…: a quick pick whose ranked hits follow the typing
@@ -25,7 +36,7 @@ export const searchCollection: Command = {
     let collection: string | null | undefined;
     try {
       client = services.connection.client();
-      collection = await pickCollection(client);
+      collection = await pickCollection(client, services.context.globalState.get<string>(LAST_COLLECTION));
     } catch (error) {
       void showError(services.log, 'Could not list the collections', error);
       return undefined;
@@ -41,19 +52,26 @@ export const searchCollection: Command = {
       return undefined;
     }
     if (collection === undefined) return undefined;
+    void services.context.globalState.update(LAST_COLLECTION, collection);
     return searchIn(services, client, collection, typeof initialQuery === 'string' ? initialQuery : '');
   },
 };
 
-/** The collection to search: the only one, or the one picked; null when there is none, undefined when the pick was dismissed. */
-async function pickCollection(client: WebDataClient): Promise<string | null | undefined> {
+/**
+ * The collection to search: the only one, or the one picked (the one searched last listed first);
+ * null when there is none, undefined when the pick was dismissed.
+ */
+async function pickCollection(
+  client: WebDataClient,
+  lastSearched: string | undefined,
+): Promise<string | null | undefined> {
   const { data } = await client.collections.list({ limit: 200 });
   if (data.length === 0) return null;
   if (data.length === 1) return data[0]!.name;
-  const picked = await vscode.window.showQuickPick(
-    data.map((c) => ({ label: c.name, description: `${c.document_count ?? '?'} documents` })),
-    { title: 'Web Data: Search', placeHolder: 'Which collection?' },
-  );
+  const picked = await vscode.window.showQuickPick(collectionPickItems(data, lastSearched), {
+    title: 'Web Data: Search',
+    placeHolder: 'Which collection?',
+  });
   return picked?.label;
 }
 
@@ -61,7 +79,7 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
   return new Promise<vscode.TextEditor | undefined>((resolve) => {
     const pick = vscode.window.createQuickPick<HitItem>();
     pick.title = `Web Data: Search “${collection}”`;
-    pick.placeholder = 'Type words to search for; hits are ranked best first';
+    pick.placeholder = SEARCH_PLACEHOLDER;
     // The service ranks the hits: the quick pick must not filter or re-sort them by its own matching.
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
@@ -75,10 +93,20 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
           pick.busy = true;
           // switchMap unsubscribes from the previous search, which aborts its request.
           return client.search$({ query, collection, limit: 20 }).pipe(
-            map((answer) => answer.data.map(toItem)),
+            map((answer) => {
+              services.connection.reportSuccess();
+              return answer.data.length > 0 ? answer.data.map(toItem) : [noHitsItem(query, collection)];
+            }),
             catchError((error: unknown) => {
               services.log.error(`search for "${query}" failed`, error);
-              return of<HitItem[]>([{ label: `$(error) ${describeError(error)}`, alwaysShow: true }]);
+              // The view and the status bar learn of it too (the service went away, the key was refused);
+              // another error (such as a collection deleted meanwhile) says nothing of the connection.
+              if (stateAfter(error) !== 'error') services.connection.reportFailure(error);
+              const failed = searchFailedItem(error, services.connection.baseUrl) ?? {
+                label: `$(error) ${describeError(error)}`,
+                alwaysShow: true,
+              };
+              return of<HitItem[]>([{ ...failed, failed: true }]);
             }),
             finalize(() => {
               pick.busy = false;
@@ -86,17 +114,16 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
           );
         }),
         tap((items) => {
-          pick.items =
-            items.length > 0 || pick.value.trim() === ''
-              ? items
-              : [{ label: 'No document matches', alwaysShow: true }];
+          pick.items = items;
         }),
         catchError(() => EMPTY),
       )
       .subscribe();
     pick.onDidChangeValue((value) => queries.next(value));
     pick.onDidAccept(async () => {
-      const hit = pick.selectedItems[0]?.hit;
+      const [selected] = pick.selectedItems;
+      if (selected?.failed) queries.next(pick.value);
+      const hit = selected?.hit;
       if (!hit) return;
       const query = pick.value;
       pick.hide();

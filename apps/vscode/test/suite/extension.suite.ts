@@ -53,10 +53,21 @@ async function runAccepting<T>(command: string, ...args: unknown[]): Promise<T> 
   return result;
 }
 
-/** An HTTP proxy to `target` on a port of its own, which `close()` takes down (its connections too). */
-async function forwardingProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * An HTTP proxy to `target` on a port of its own, which `close()` takes down (its connections too),
+ * as does the first request whose path `goneAt` matches: the service going away mid-action.
+ */
+async function forwardingProxy(
+  target: string,
+  options: { goneAt?: (path: string) => boolean } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const upstream = new URL(target);
   const server = http.createServer((request, response) => {
+    if (options.goneAt?.(request.url ?? '')) {
+      void close();
+      request.socket.destroy();
+      return;
+    }
     const forward = http.request(
       {
         host: upstream.hostname,
@@ -76,16 +87,14 @@ async function forwardingProxy(target: string): Promise<{ url: string; close(): 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let closed: Promise<void> | undefined;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      closed ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closed;
-    },
-  };
+  function close() {
+    closed ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closed;
+  }
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 export function defineExtensionSuite(): void {
@@ -460,6 +469,43 @@ export function defineExtensionSuite(): void {
       assert.ok(atPassage.selection.start.line > 0, 'the selection starts below the title');
       assert.match(atPassage.document.getText(atPassage.selection), /shipped in two days/);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('a search whose service goes away says so, and the Runs view learns of it', async () => {
+      // The collections are listed, then the service goes away as the search is sent.
+      const proxy = await forwardingProxy(env.baseUrl, {
+        goneAt: (path) => path.startsWith('/api/v1/search'),
+      });
+      const settings = vscode.workspace.getConfiguration('webdata');
+      // With the Runs view hidden, nothing else asks the service: only the search can tell the connection.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      try {
+        await settings.update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+        await waitFor('a client of the proxy', () =>
+          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(proxy.url)
+            ? true
+            : undefined,
+        );
+        services.connection.reportSuccess();
+        assert.equal(services.connection.state, 'connected');
+        const searching = vscode.commands.executeCommand('webdata.searchCollection', 'brass lamp');
+        // The search's failure reached the connection (it was not told: the view kept "connected").
+        await waitFor('the connection to say no service answers', () =>
+          services.connection.state === 'unreachable' ? true : undefined,
+        );
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        assert.equal(await searching, undefined);
+      } finally {
+        await proxy.close();
+        await settings.update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+        await waitFor('a client of the service', () =>
+          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(env.baseUrl)
+            ? true
+            : undefined,
+        );
+        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+        await vscode.commands.executeCommand('webdata.runs.focus');
+      }
     });
 
     test('a failed result shows why it failed in one click', async () => {
