@@ -18,7 +18,7 @@ describe('warmUpConverter', () => {
       expect(converted.links.length).toBeGreaterThan(10);
       // The less common branches: escapes, line breaks, quotes, rules, items of several blocks.
       expect(markdown).toContain('a \\*star\\*, \\[brackets\\]');
-      expect(markdown).toMatch(/ {2}\n1\. a line that starts like a list/);
+      expect(markdown).toMatch(/ {2}\n1\\\. a line that starts like a list/);
       expect(markdown).toContain('> Quoted text of');
       expect(markdown).toMatch(/^---$/m);
       expect(markdown).toContain('``a`b``');

@@ -27,6 +27,22 @@ describe('elementToMarkdown', () => {
     expect(markdownOf('<p>1 &lt; 2 &amp;&amp; *not emphasis*</p>')).toBe('1 < 2 && \\*not emphasis\\*');
   });
 
+  it('escapes a line start only where it would begin a block, on every line of a paragraph', () => {
+    // Options and directives begin no block: written as the page has them.
+    expect(markdownOf('<p>--force overwrites</p>')).toBe('--force overwrites');
+    expect(markdownOf('<p>-v is verbose</p>')).toBe('-v is verbose');
+    expect(markdownOf('<p>#include &lt;stdio.h&gt;</p>')).toBe('#include <stdio.h>');
+    expect(markdownOf('<p>+1 for this</p>')).toBe('+1 for this');
+    // What would begin a list, a heading, a quote or a rule is escaped, with a backslash that shows nothing.
+    expect(markdownOf('<p>- not a list</p>')).toBe('\\- not a list');
+    expect(markdownOf('<p># not a heading</p>')).toBe('\\# not a heading');
+    expect(markdownOf('<p>&gt; not a quote</p>')).toBe('\\> not a quote');
+    expect(markdownOf('<p>1. not a list</p>')).toBe('1\\. not a list');
+    expect(markdownOf('<p>first<br>- second<br>===<br>2) third</p>')).toBe(
+      'first  \n\\- second  \n\\===  \n2\\) third',
+    );
+  });
+
   it('keeps lists and nested lists whole', () => {
     expect(markdownOf('<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>')).toBe('- a\n  - b\n- c');
   });

@@ -79,8 +79,15 @@ const INLINE = new Set([
 
 const CODE_LIKE = new Set(['CODE', 'KBD', 'SAMP', 'TT']);
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
-/** Ordered list start or bullet at a line's start, which would turn a paragraph into a list. */
-const BLOCK_MARKER_START = /^(?:[#>+=-]|\d+[.)](?=\s|$))/;
+/**
+ * What at a line's start would begin another block (CommonMark): an ATX heading (`#` to `######`
+ * then a space), a block quote (`>`), a bullet (`-`, `+` then a space), an ordered item (`1.`,
+ * `1)` then a space), a setext underline or thematic break (a line of `=` or `-`), a `~~~` fence.
+ * Only these are escaped, so an option such as `--force` or `-v` or a `#include` at a line's
+ * start stays as the page wrote it (they begin no block).
+ */
+const BLOCK_MARKER_START =
+  /^(?:#{1,6}(?=[ \t]|$)|>|[+-](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|[=-]+[ \t]*$|~{3})/;
 
 const SPECIAL = /[\\*`[\]_]/;
 
@@ -89,6 +96,16 @@ function escapeText(text: string): string {
   // Most text has none of these: skip the Unicode-aware pass (the costliest regex of the writer).
   if (!SPECIAL.test(text)) return text;
   return text.replace(/[\\*`[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+}
+
+/**
+ * A line with its leading block marker, if any, escaped: the backslash before the marker, or for an
+ * ordered item before its `.` or `)` (`1\\.`): a backslash before a digit escapes nothing and would show.
+ */
+function escapeLineStart(line: string): string {
+  if (!BLOCK_MARKER_START.test(line)) return line;
+  const ordered = /^\d+(?=[.)])/.exec(line);
+  return ordered ? `${ordered[0]}\\${line.slice(ordered[0].length)}` : `\\${line}`;
 }
 
 /** Escapes a link target (angle brackets where it holds spaces or parentheses). */
@@ -170,19 +187,18 @@ function inlineElement(element: ContentElement): string {
   }
 }
 
-/** A paragraph from inline Markdown: lines trimmed, whitespace collapsed, a leading list/heading marker escaped. */
+/** A paragraph from inline Markdown: lines trimmed, whitespace collapsed, each line's leading block marker escaped. */
 function paragraph(inline: string): string {
   if (!inline.includes('\n')) {
     // One line (no `<br>`): the same as below without splitting and joining.
-    const text = inline.replace(/ {2,}/g, ' ').trim();
-    return BLOCK_MARKER_START.test(text) ? `\\${text}` : text;
+    return escapeLineStart(inline.replace(/ {2,}/g, ' ').trim());
   }
   const lines = inline
     .split('\n')
     .map((line) => line.replace(/ {2,}/g, ' ').trim())
     .filter((line, index, all) => line !== '' || (index > 0 && index < all.length - 1));
-  const text = lines.join('  \n').trim();
-  return BLOCK_MARKER_START.test(text) ? `\\${text}` : text;
+  // Each line: after a hard break a line can still begin a list, a heading or a setext underline.
+  return lines.map(escapeLineStart).join('  \n').trim();
 }
 
 /** The Markdown blocks of an element's children (inline runs become paragraphs). */
