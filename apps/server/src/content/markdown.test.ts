@@ -27,11 +27,17 @@ describe('elementToMarkdown', () => {
     expect(markdownOf('<p>1 &lt; 2 &amp;&amp; *not emphasis*</p>')).toBe('1 < 2 && \\*not emphasis\\*');
   });
 
+  it('escapes a < that would open raw HTML, so a placeholder such as <commit> shows', () => {
+    expect(markdownOf('<p>git show &lt;commit&gt; --file=&lt;file&gt;, 1 &lt; 2, a &lt;/b&gt;</p>')).toBe(
+      'git show \\<commit> --file=\\<file>, 1 < 2, a \\</b>',
+    );
+  });
+
   it('escapes a line start only where it would begin a block, on every line of a paragraph', () => {
     // Options and directives begin no block: written as the page has them.
     expect(markdownOf('<p>--force overwrites</p>')).toBe('--force overwrites');
     expect(markdownOf('<p>-v is verbose</p>')).toBe('-v is verbose');
-    expect(markdownOf('<p>#include &lt;stdio.h&gt;</p>')).toBe('#include <stdio.h>');
+    expect(markdownOf('<p>#include &lt;stdio.h&gt;</p>')).toBe('#include \\<stdio.h>');
     expect(markdownOf('<p>+1 for this</p>')).toBe('+1 for this');
     // What would begin a list, a heading, a quote or a rule is escaped, with a backslash that shows nothing.
     expect(markdownOf('<p>- not a list</p>')).toBe('\\- not a list');

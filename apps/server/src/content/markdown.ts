@@ -11,7 +11,7 @@
  * (~90 KB each) Markdown cost more than everything else of a page together.
  */
 
-import { type ContentElement, firstDescendant, tagNameOf } from './light-dom.js';
+import { type ContentElement, type ContentNode, firstDescendant, tagNameOf } from './light-dom.js';
 import { parseHtmlDocument } from './parse-document.js';
 import { svgLabels } from './svg-text.js';
 import { collapseSpaces } from './whitespace.js';
@@ -89,13 +89,17 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/;
 const BLOCK_MARKER_START =
   /^(?:#{1,6}(?=[ \t]|$)|>|[+-](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|[=-]+[ \t]*$|~{3})/;
 
-const SPECIAL = /[\\*`[\]_]/;
+const SPECIAL = /[\\*`[\]_<]/;
 
-/** Escapes the characters that would otherwise read as Markdown syntax inside running text. */
+/**
+ * Escapes the characters that would otherwise read as Markdown syntax inside running text, and a
+ * `<` that would open raw HTML or an autolink (before a letter, `/`, `!` or `?`), so a manual's
+ * `<commit>` or `--file=<file>` does not vanish from the rendered Markdown.
+ */
 function escapeText(text: string): string {
   // Most text has none of these: skip the Unicode-aware pass (the costliest regex of the writer).
   if (!SPECIAL.test(text)) return text;
-  return text.replace(/[\\*`[\]]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+  return text.replace(/[\\*`[\]]|<(?=[A-Za-z/!?])|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
 }
 
 /**
@@ -131,12 +135,30 @@ function inlineCode(code: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/**
+ * The escaped text of the run of adjacent text nodes starting at `first`, and the run's last node.
+ * Escaped as one: a parser may split one text at its entities (linkedom does), and `&lt;commit&gt;`
+ * must be seen whole to be escaped as the same text from another parser would be.
+ */
+function textRunOf(first: ContentNode): { text: string; last: ContentNode } {
+  let raw = first.textContent ?? '';
+  let last = first;
+  for (let next = last.nextSibling; next?.nodeType === TEXT_NODE; next = last.nextSibling) {
+    last = next;
+    raw += next.textContent ?? '';
+  }
+  return { text: escapeText(collapseSpaces(raw)), last };
+}
+
 /** The Markdown of an element's children as phrasing content (one paragraph, `\n` only from `<br>`). */
 function inlineOf(parent: ContentElement): string {
   let out = '';
   for (let node = parent.firstChild; node; node = node.nextSibling) {
-    if (node.nodeType === TEXT_NODE) out += escapeText(collapseSpaces(node.textContent ?? ''));
-    else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as ContentElement);
+    if (node.nodeType === TEXT_NODE) {
+      const run = textRunOf(node);
+      out += run.text;
+      node = run.last;
+    } else if (node.nodeType === ELEMENT_NODE) out += inlineElement(node as ContentElement);
   }
   return out;
 }
@@ -208,7 +230,9 @@ function blocksOf(parent: ContentElement): string[] {
   let inline = '';
   for (let node = parent.firstChild; node; node = node.nextSibling) {
     if (node.nodeType === TEXT_NODE) {
-      inline += escapeText(collapseSpaces(node.textContent ?? ''));
+      const run = textRunOf(node);
+      inline += run.text;
+      node = run.last;
       continue;
     }
     if (node.nodeType !== ELEMENT_NODE) continue;
