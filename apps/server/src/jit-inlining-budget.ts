@@ -12,7 +12,7 @@ const FLAG = 'max-inlined-bytecode-size-cumulative';
  * the heavy-job lock): Git manual, 8 rounds, 5.94 → 5.37 ms CPU a page (median,
  * lower in 6 of 8; helper threads 2.25 → 1.72, converter thread 1.81 → 1.81);
  * Python manual, 6 rounds, 10.47 → 9.61 (lower in 5 of 6; helpers 2.28 → 1.67,
- * converter 5.51 → 5.34). See the server README's throughput section.
+ * converter 5.51 → 5.34). See apps/server/BENCHMARKS.md.
  */
 export const JIT_INLINING_BUDGET = 300;
 
