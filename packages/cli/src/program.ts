@@ -7,6 +7,7 @@ import {
   RunType,
 } from '@webdata/contract';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_COLLECTIONS_LIMIT, listCollections, MAX_COLLECTIONS_LIMIT } from './commands/collections.js';
 import { crawlCommand, deepCrawlCommand, extractCommand } from './commands/run-commands.js';
 import {
   cancelRun,
@@ -20,7 +21,7 @@ import {
   watchRun,
 } from './commands/runs.js';
 import { screenshotsCommand } from './commands/screenshots.js';
-import { DEFAULT_SEARCH_LIMIT, listCollections, MAX_SEARCH_LIMIT, searchCommand } from './commands/search.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, searchCommand } from './commands/search.js';
 import { CommandContext, type GlobalOptions } from './context.js';
 import { errorMessage } from './error-message.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
@@ -201,8 +202,15 @@ export async function runCli(argv: readonly string[], io: CliIo, signal?: AbortS
 
   program
     .command('collections')
-    .description('List every search collection of this key (name, documents, last indexed).')
-    .action(act((context) => listCollections(context)));
+    .description('List the search collections of this key, by name (name, documents, last indexed).')
+    .option(
+      '--limit <n>',
+      `collections at most, read page by page (default ${DEFAULT_COLLECTIONS_LIMIT}, at most ${MAX_COLLECTIONS_LIMIT}); stderr says when there are more`,
+      wholeNumberIn(1, MAX_COLLECTIONS_LIMIT),
+    )
+    .action(
+      act((context, options) => listCollections(context, options as Parameters<typeof listCollections>[1])),
+    );
 
   const runs = program.command('runs').description('List, inspect, watch, cancel, retry and delete runs.');
   runs

@@ -143,6 +143,28 @@ describe('webdata (the command line) against the real server', () => {
     expect(mistyped.errors).toMatch(/\nwebdata: 404 not_found: /);
   });
 
+  it('collections pages up to --limit, and says on stderr when there are more, as runs ls does', async () => {
+    for (const collection of ['cli-a', 'cli-b']) {
+      expect((await webdata(['crawl', '--collection', collection, `${site.url}/tides`])).code).toBe(EXIT.ok);
+    }
+    const one = await webdata(['collections', '--limit', '1']);
+    expect(one.code).toBe(EXIT.ok);
+    expect(one.text.trimEnd().split('\n')).toHaveLength(1);
+    expect(one.errors).toBe(
+      'more collections than the 1 shown (by name): list more with --limit (at most 10000)\n',
+    );
+    const page = JSON.parse((await webdata(['--json', 'collections', '--limit', '1'])).stdout);
+    expect(page.data).toHaveLength(1);
+    expect(page.next_cursor).toEqual(expect.any(String));
+    const all = await webdata(['--json', 'collections', '--limit', '250']);
+    expect(all.stderr).toBe('');
+    expect(JSON.parse(all.stdout).data.map((collection: { name: string }) => collection.name)).toEqual(
+      expect.arrayContaining(['cli', 'cli-a', 'cli-b']),
+    );
+    expect(JSON.parse(all.stdout).next_cursor).toBeNull();
+    expect((await webdata(['collections', '--limit', '0'])).code).toBe(EXIT.usage);
+  });
+
   it('lists, shows, cancels, retries and deletes runs, and prints results again', async () => {
     const detached = await webdata(['crawl', '--detach', `${site.url}/lamps`]);
     expect(detached.code).toBe(EXIT.ok);

@@ -2,6 +2,7 @@ import { LIMITS } from '@webdata/contract';
 import { NotFoundError, type SearchHit, snippetParts } from '@webdata/core';
 import type { CommandContext } from '../context.js';
 import { type FirstItems, firstItems } from '../paging.js';
+import { firstCollections } from './collections.js';
 
 /**
  * A snippet (HTML: page text escaped, matches in `<mark>`) as terminal text:
@@ -60,18 +61,9 @@ export async function searchCommand(
   return 0;
 }
 
-/** Every collection of the key, page after page (a key has few; none is left out). */
-function allCollections(context: CommandContext) {
-  return firstItems(
-    (cursor, size) => context.client.collections.list({ limit: size, cursor }, { signal: context.signal }),
-    Number.POSITIVE_INFINITY,
-    LIMITS.maxPageSize,
-  );
-}
-
 /** The key's collections, for a search of one that does not exist (a name mistyped, or nothing indexed yet). */
 async function nameCollections(context: CommandContext, asked: string): Promise<void> {
-  const names = await allCollections(context)
+  const names = await firstCollections(context, Number.POSITIVE_INFINITY)
     .then((page) => page.data.map((collection) => collection.name))
     .catch(() => undefined);
   if (names === undefined) return;
@@ -80,19 +72,4 @@ async function nameCollections(context: CommandContext, asked: string): Promise<
       ? `no collection "${asked}": nothing is indexed yet (a crawl indexes its pages: webdata crawl --collection ${asked} URL…)`
       : `no collection "${asked}"; this key's collections: ${names.join(', ')} (webdata collections lists them)`,
   );
-}
-
-const documents = (count: number | undefined) =>
-  count === undefined ? '? documents' : `${count} ${count === 1 ? 'document' : 'documents'}`;
-
-/** `webdata collections`: every search collection of the key, a line each (name, documents, last indexed). */
-export async function listCollections(context: CommandContext): Promise<number> {
-  const { data, next_cursor } = await allCollections(context);
-  for (const collection of data) {
-    context.out.line(
-      `${collection.name}  ${documents(collection.document_count)}  ${collection.updated_at ?? ''}`.trimEnd(),
-    );
-  }
-  context.out.document({ data, next_cursor });
-  return 0;
 }
