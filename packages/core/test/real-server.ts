@@ -10,6 +10,8 @@ export interface RealServer {
   url: string;
   apiKey: string;
   close(): Promise<void>;
+  /** The server itself: `close(0)` stops it without draining (items in progress go back to the queue). */
+  server: { close(drainMs?: number): Promise<void> };
 }
 
 export interface RealServerOptions {

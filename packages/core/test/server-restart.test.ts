@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lastValueFrom } from 'rxjs';
+import { lastValueFrom, type Subscription } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type WebDataClient } from '../src/index.js';
+import { ConnectionError, createClient, type WebDataClient } from '../src/index.js';
 import { type FixtureSite, startFixtureSite } from './fixture-site.js';
 import { type RealServer, startRealServer } from './real-server.js';
 
@@ -96,5 +96,65 @@ describe.each([
     expect(final.status).toBe('completed');
     const results = await client.runs.results(run.id).toArray();
     expect(results.map((r) => r.url)).toEqual([`${site.url}${path}`]);
+  });
+});
+
+/**
+ * Both ways of watching count one outage budget the same way: from the first
+ * failed request to the next answer. Runs watched meanwhile are no answer:
+ * the batched feed used to start its budget over on a turn of its loop that
+ * only gathered newly watched runs, so a view watching runs as they came
+ * never gave up on a server that was gone.
+ */
+describe.each([
+  ['batched run feed', true],
+  ['per-run poll', false],
+])('a run watch when the server stays down past poll.outageMs (%s)', (_name, batch) => {
+  it('errors with the connection error while other runs are watched meanwhile; after a restart a new watch ends completed', {
+    timeout: 60_000,
+  }, async () => {
+    const site = await startFixtureSite();
+    let server: RealServer | undefined = await start();
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: server.apiKey,
+      // No retries of the request itself: the watch's outage budget is all that rides the outage out.
+      retry: { maxRetries: 0 },
+      poll: { batch, initialMs: 50, gatherMs: 1_000, outageMs: 3_000 },
+    });
+    const others: Subscription[] = [];
+    try {
+      const path = `/hold/outage-${batch ? 'batch' : 'poll'}`;
+      const run = await client.runs.start({ type: 'crawl', urls: [`${site.url}${path}`] });
+      await until(() => site.requests.includes(path));
+      // Stopped without draining: the held page goes back to the queue, the port refuses connections.
+      await server.server.close(0);
+      server = undefined;
+      const outcome: { error?: unknown } = {};
+      const watch = client.runs.watch(run.id).subscribe({
+        error: (error: unknown) => {
+          outcome.error = error;
+        },
+      });
+      others.push(watch);
+      // A view that watches runs as they come: another one every 400 ms, until the watch gives up.
+      const started = Date.now();
+      while (outcome.error === undefined && Date.now() - started < 20_000) {
+        others.push(client.runs.watch(`run_meanwhile${others.length}`).subscribe({ error: () => {} }));
+        await new Promise((r) => setTimeout(r, 400));
+      }
+      expect(outcome.error).toBeInstanceOf(ConnectionError);
+      for (const subscription of others) subscription.unsubscribe();
+
+      server = await start();
+      site.release();
+      const final = await lastValueFrom(client.runs.watch(run.id));
+      expect(final.status).toBe('completed');
+    } finally {
+      for (const subscription of others) subscription.unsubscribe();
+      await client.close();
+      await server?.close();
+      await site.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { type HttpResponse, parseBody, type Transport } from '../transport.js';
 import { lastValueAbortable } from './abort.js';
 import { headerValue } from './backoff.js';
 import type { ServerCapabilities } from './capabilities.js';
-import { isOutage, outageDelayMs } from './outage.js';
+import { isOutage, OutageBudget } from './outage.js';
 
 /** How a {@link RunFeed} watches. */
 export interface RunFeedOptions {
@@ -100,10 +100,8 @@ export class RunFeed {
   #turns: number;
   #turnsAt = Date.now();
   #schedule: PollScheduleState;
-  /** When the current outage began (undefined: the last turn of the loop went through). */
-  #outageSince: number | undefined;
-  /** Tries since the current outage began. */
-  #outageTries = 0;
+  /** Counted as a per-run poller counts its own: from the first failed request to the next answer. */
+  readonly #outage: OutageBudget;
 
   constructor(transport: Transport, capabilities: ServerCapabilities, options: RunFeedOptions) {
     this.#transport = transport;
@@ -111,6 +109,7 @@ export class RunFeed {
     this.#options = options;
     this.#schedule = { intervalMs: options.policy.initialMs, lastKey: undefined };
     this.#turns = options.burst;
+    this.#outage = new OutageBudget({ outageMs: options.outageMs, logger: transport.logger });
   }
 
   /** Runs watched right now. */
@@ -168,34 +167,19 @@ export class RunFeed {
         else if (unread.length === this.#entries.size) await this.#wait(signal, this.#options.gatherMs + 50);
         else if (this.#canLongPoll()) await this.#longPoll(signal);
         else await this.#pollPlainly(signal);
-        this.#outageSince = undefined;
-        this.#outageTries = 0;
       } catch (error) {
         if (signal.aborted && error instanceof AbortError) continue;
-        if (isOutage(error) && this.#ridesOut(error)) {
-          await this.#wait(signal, outageDelayMs(this.#outageTries, error));
+        const delayMs = this.#outage.retryDelayMs(error, { runs: this.#entries.size });
+        if (delayMs !== undefined) {
+          await this.#wait(signal, delayMs);
           continue;
         }
-        this.#outageSince = undefined;
-        this.#outageTries = 0;
+        this.#outage.reset();
         this.#failAll(error);
       }
     }
     // Nothing watched: the next watcher starts from a fresh read, not from an old position.
     this.#position = undefined;
-  }
-
-  /** Whether the feed goes on through this outage error (it began less than `outageMs` ago). */
-  #ridesOut(error: unknown): boolean {
-    const now = Date.now();
-    this.#outageSince ??= now;
-    if (now - this.#outageSince >= this.#options.outageMs) return false;
-    this.#outageTries++;
-    this.#transport.logger.warn?.('webdata: the server is unreachable or failing; still watching', {
-      runs: this.#entries.size,
-      error: error instanceof Error ? error.message : String(error),
-    });
-    return true;
   }
 
   /** A pause that newly watched runs may cut short. */
@@ -321,7 +305,7 @@ export class RunFeed {
     options: { longPoll?: boolean; signal?: AbortSignal; etag?: string; timeoutMs?: number } = {},
   ): Promise<HttpResponse> {
     try {
-      return await lastValueAbortable(
+      const response = await lastValueAbortable(
         this.#transport.send$({
           method: 'GET',
           path: '/runs',
@@ -333,7 +317,11 @@ export class RunFeed {
         }),
         options.signal,
       );
+      this.#outage.reset();
+      return response;
     } catch (error) {
+      // An error answer (a 4xx) is an answer too: the server is up, and the outage is over.
+      if (!isOutage(error) && !(error instanceof AbortError)) this.#outage.reset();
       if (this.#capabilities.batch === undefined && isRefusal(error)) {
         this.#capabilities.batch = false;
         this.#transport.logger.debug?.('webdata: GET /runs?ids= not supported, polling runs one by one');
