@@ -146,10 +146,11 @@ export class WebDataServer {
   }
 
   /**
-   * Starts watching other processes' run changes (shared store), the workers
-   * (after putting interrupted items back in the queue, or with a reaper of
-   * expired leases when the store is shared) and, unless this is a worker-only
-   * process, the HTTP listener. Returns the base URL (null for a worker).
+   * Starts watching other processes' run changes (shared store), puts
+   * interrupted items back in the queue (or starts a reaper of expired leases
+   * when the store is shared), then, unless this is a worker-only process,
+   * the HTTP listener, and last the converter threads and the workers.
+   * Resolves when all of it runs, with the base URL (null for a worker).
    */
   async listen(): Promise<string | null> {
     if (this.store.watchRuns) {
@@ -178,18 +179,24 @@ export class WebDataServer {
         const requeued = await this.store.requeueInterrupted({ all: true });
         if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
       }
-      // The converter threads start and load their code before the first run arrives (a few hundred ms
-      // of CPU, tens of MB), so the first crawl's first page does not wait for them: its links are read
-      // from its conversion, and the rest of the crawl waits for those.
+    }
+    // The store is open and its runs are as they will be served: the port answers from here. The converter
+    // threads start after (a quarter of a second of loading), so a restart leaves the port refusing
+    // connections that much less; a run created meanwhile waits in the queue, as it would for a busy pool.
+    if (this.config.serveApi) {
+      await this.app.listen({ host: this.config.host, port: this.config.port });
+      const address = this.app.server.address();
+      const port = typeof address === 'object' && address ? address.port : this.config.port;
+      const host = this.config.host.includes(':') ? `[${this.config.host}]` : this.config.host;
+      this.address = `http://${host}:${port}`;
+    }
+    if (this.pool) {
+      // The converter threads start and load their code before the workers take the first item (a few
+      // hundred ms of CPU, tens of MB), so the first crawl's first page does not wait for them: its links
+      // are read from its conversion, and the rest of the crawl waits for those.
       await this.converter.start();
       this.pool.start();
     }
-    if (!this.config.serveApi) return null;
-    await this.app.listen({ host: this.config.host, port: this.config.port });
-    const address = this.app.server.address();
-    const port = typeof address === 'object' && address ? address.port : this.config.port;
-    const host = this.config.host.includes(':') ? `[${this.config.host}]` : this.config.host;
-    this.address = `http://${host}:${port}`;
     return this.address;
   }
 

@@ -82,7 +82,7 @@ describe.each([
     await new Promise((r) => setTimeout(r, 500));
     await server?.close(); // what SIGTERM does: drain (10 s, the page is held), then stop
     server = undefined;
-    // A new process listens ~0.9 s after the old one exits on a quiet machine; a deploy
+    // A new process listens ~0.5 s after the old one exits on a quiet machine; a deploy
     // (pulling, migrating, a busy host) takes longer. 3 s is past the request's own
     // retries (two, 5 s apart after the drain's Retry-After), so only the watch's own
     // outage budget carries it through.
