@@ -1,8 +1,32 @@
 import { parentPort, type ResourceLimits, type Worker } from 'node:worker_threads';
 import { startWorkerThread } from './worker-thread.js';
 
-/** A pool thread died (out of memory on a huge input, or a crash) with jobs still in it. */
-class ThreadDiedError extends Error {}
+/**
+ * A pool thread died with this job queued behind the one it was running, or
+ * while loading its script: the job itself did nothing wrong.
+ */
+class ThreadDiedError extends Error {
+  constructor(
+    message: string,
+    /** False when the thread died loading its script: a broken install, where threads are no use. */
+    readonly loaded: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A job's thread died while running it: most likely the job needed more than
+ * the thread's heap limits (a huge page). The job is not run again, least of
+ * all on the main thread, where the same input would hold every request the
+ * server is answering (and has no heap limit of its own).
+ */
+export class JobKilledThreadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobKilledThreadError';
+  }
+}
 
 interface Pending<O> {
   resolve: (output: O) => void;
@@ -28,10 +52,11 @@ const LOADED = 'loaded';
  * Runs one synchronous, CPU-heavy function (the job) on `threads` worker
  * threads running the script `name` (which calls {@link serveJobs} with the
  * same function), started by {@link ThreadPool.start} or on first use and
- * replaced if one dies, least busy first. With 0 threads, after `close`, or for a job whose thread died (a
- * heap limit hit), the job runs inline through `inline`: the same function, or one that imports its
- * module first (so that a server whose jobs run on threads does not load it at its start); the
- * answer is the same in both places.
+ * replaced if one dies, least busy first. With 0 threads, after `close`, or when a thread dies
+ * loading its script, the job runs inline through `inline`: the same function, or one that imports
+ * its module first (so that a server whose jobs run on threads does not load it at its start); the
+ * answer is the same in both places. A job whose thread dies while running it (a heap limit hit)
+ * rejects with {@link JobKilledThreadError}; the jobs queued behind it go to a new thread.
  */
 export class ThreadPool<I, O> {
   private readonly pool: Thread<O>[] = [];
@@ -46,7 +71,10 @@ export class ThreadPool<I, O> {
     private readonly inline: (input: I) => O | Promise<O>,
   ) {}
 
-  /** Runs the job on a thread (inline when the pool has none); rejects with the job's own error. */
+  /**
+   * Runs the job on a thread (inline when the pool has none); rejects with the job's own error, or
+   * with {@link JobKilledThreadError} when the job killed its thread.
+   */
   async run(input: I): Promise<O> {
     if (this.threads === 0 || this.closed) return this.inline(input);
     const thread = this.leastBusy();
@@ -58,7 +86,8 @@ export class ThreadPool<I, O> {
       });
     } catch (error) {
       if (!(error instanceof ThreadDiedError)) throw error;
-      return this.inline(input);
+      // Queued behind the job that killed the thread: a new thread takes it. Died loading: inline.
+      return error.loaded ? this.run(input) : this.inline(input);
     }
   }
 
@@ -102,15 +131,26 @@ export class ThreadPool<I, O> {
       if ('output' in answer) pending?.resolve(answer.output);
       else pending?.reject(new Error(`${this.name} failed: ${answer.error}`));
     });
-    const fail = (error: Error) => {
+    const fail = (reason: string) => {
       settleLoaded();
-      for (const pending of thread.pending.values()) pending.reject(error);
+      // A thread runs its jobs in the order they were posted: the first one still pending is the one it
+      // was running when it died. A thread that never loaded ran none; one stopped by `close` was
+      // killed by the pool, and its jobs run inline.
+      let running = thread.ready && !this.closed;
+      for (const pending of thread.pending.values()) {
+        pending.reject(
+          running
+            ? new JobKilledThreadError(`${this.name} thread died running this job (${reason})`)
+            : new ThreadDiedError(reason, thread.ready),
+        );
+        running = false;
+      }
       thread.pending.clear();
       const index = this.pool.indexOf(thread);
       if (index >= 0) this.pool.splice(index, 1);
     };
-    worker.on('error', (error) => fail(new ThreadDiedError(error.message)));
-    worker.on('exit', (code) => fail(new ThreadDiedError(`${this.name} thread exited with code ${code}`)));
+    worker.on('error', (error) => fail(error.message));
+    worker.on('exit', (code) => fail(`${this.name} thread exited with code ${code}`));
     return thread;
   }
 

@@ -69,4 +69,21 @@ describe('ConverterPool', () => {
     );
     expect(mainThread.conversions).toBe(1);
   });
+
+  it('fails a page too large for its thread as too_large, and the page queued behind it goes to a new thread', async () => {
+    pool = new ConverterPool(1);
+    await pool.start();
+    mainThread.conversions = 0;
+    // 5.6 MB, 200,000 links: more than the thread's heap limits.
+    const links = Array.from({ length: 200_000 }, (_, i) => `<a href="/l/${i}">l</a>`).join('');
+    const huge = pool.convert({
+      kind: 'html',
+      body: `<html><body>${links}</body></html>`,
+      finalUrl: 'https://s.example/',
+    });
+    const next = pool.convert({ kind: 'html', body: html(2), finalUrl: 'https://s.example/2' });
+    await expect(huge).rejects.toMatchObject({ name: 'PageError', code: 'too_large' });
+    expect((await next).title).toBe('Page 2');
+    expect(mainThread.conversions).toBe(0);
+  });
 });

@@ -49,7 +49,15 @@ export async function processItem(
   // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
   const formats: ContentFormat[] =
     run.type === 'extract' ? ['markdown', 'html', 'text', 'links'] : run.params.formats;
-  const converted = await deps.convert({ ...page, html: formats.includes('html') });
+  let converted: ConvertedPage;
+  try {
+    converted = await deps.convert({ ...page, html: formats.includes('html') });
+  } catch (error) {
+    // A page too large to convert fails alone; any other error is a bug, recorded by the worker pool.
+    if (!(error instanceof PageError)) throw error;
+    signal.throwIfAborted();
+    return failedOutcome(error);
+  }
   signal.throwIfAborted();
   const all: Record<ContentFormat, () => string> = {
     markdown: () => converted.markdown,

@@ -1,9 +1,10 @@
-import { ThreadPool } from '../thread-pool.js';
+import { JobKilledThreadError, ThreadPool } from '../thread-pool.js';
 import type { FillInput, FillOutcome } from './fill-page.js';
 
 /**
  * Heap limits of an extraction thread: a page whose DOM needs more kills only
- * its thread, and that page is filled again on the main thread.
+ * its thread, and its extraction fails. It is not filled again on the main
+ * thread, where it would hold every request the server is answering.
  */
 const THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
 
@@ -37,10 +38,19 @@ export class ExtractionThreads implements PageFiller {
     this.threads = new ThreadPool('fill-worker', import.meta.url, threads, THREAD_LIMITS, fillHere);
   }
 
-  fill(input: FillInput): Promise<FillOutcome> {
+  async fill(input: FillInput): Promise<FillOutcome> {
     // Only the fields the fill step reads cross to the thread (the input carries a signal, which cannot).
     const { url, html, schema, query, article } = input;
-    return this.threads.run({ url, html, schema, query, article });
+    try {
+      return await this.threads.run({ url, html, schema, query, article });
+    } catch (error) {
+      if (!(error instanceof JobKilledThreadError)) throw error;
+      const limit = THREAD_LIMITS.maxOldGenerationSizeMb;
+      return {
+        ok: false,
+        message: `the page is too large to extract from within the ${limit} MB memory limit`,
+      };
+    }
   }
 
   close(): Promise<void> {
