@@ -40,6 +40,11 @@ export const LIMITS = {
   /** Page size of list endpoints. */
   defaultPageSize: 50,
   maxPageSize: 200,
+  /**
+   * Content carried by one page of `GET …/results?include=content`, in characters: the page ends
+   * at the result that would pass it (it always holds one), and `next_cursor` goes on from there.
+   */
+  maxIncludedContentChars: 8 * 1024 * 1024,
   /** Page size of search answers. */
   defaultSearchLimit: 10,
   maxSearchLimit: 100,

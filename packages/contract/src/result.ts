@@ -89,7 +89,8 @@ export const ResultPageLenient = pageLenient(ResultLenient);
 export const ListResultsQuery = PageQuery.extend({
   status: ResultStatus.optional(),
   include: z.enum(['content']).optional().meta({
-    description: "`content`: each result carries its `content` in `format` (one read for a crawl's pages)",
+    description:
+      "`content`: each result carries its `content` in `format` (one read for a crawl's pages); a page holds at most 8 Mi characters of content (at least one result), and `next_cursor` goes on from there",
   }),
   format: ResultContentFormat.optional().meta({
     description:
