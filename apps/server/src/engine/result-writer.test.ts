@@ -46,6 +46,31 @@ describe('ResultWriter', () => {
     expect((await store.getRun(OWNER, runId))!.run.stats.succeeded).toBe(3);
   });
 
+  it('writes large outcomes in transactions of their own, with a turn of the event loop between them', async () => {
+    const { items } = await claimedRun(4);
+    const order: string[] = [];
+    const batches = vi.spyOn(store, 'completeItems').mockImplementation(async (batch) => {
+      order.push(`write ${batch.length}`);
+      // A request that arrives while this transaction holds the thread.
+      setImmediate(() => order.push('request'));
+      return batch.map(() => true);
+    });
+    const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000, maxBatchChars: 1000 });
+    const big = () => itemOutcome('succeeded', { contents: { markdown: 'x'.repeat(600) } });
+    // Two small ones share a transaction; each large one has its own (600 + 600 is over 1000).
+    const written = [
+      writer.complete(items[0]!, itemOutcome()),
+      writer.complete(items[1]!, itemOutcome()),
+      writer.complete(items[2]!, big()),
+      writer.complete(items[3]!, big()),
+    ];
+    await writer.flush();
+    expect(await Promise.all(written)).toEqual([true, true, true, true]);
+    expect(batches.mock.calls.map(([batch]) => batch.length)).toEqual([3, 1]);
+    // The request that arrived during the first transaction is answered before the second begins.
+    expect(order.slice(0, 3)).toEqual(['write 3', 'request', 'write 1']);
+  });
+
   it('leaves out only the page whose lease was lost', async () => {
     const { runId, items } = await claimedRun(4);
     const writer = new ResultWriter(store, { maxBatch: 100, maxDelayMs: 60_000 });
