@@ -91,7 +91,7 @@ const TABLE = [
     path: '/api/v1/runs',
     operationId: 'listRuns',
     summary:
-      "List existing runs, newest first. With `wait` or `If-None-Match`: the listed runs (or all of the key's) that changed since that ETag, held until one does (batched long poll).",
+      "List existing runs, newest first; a page ends early at 4 Mi characters of runs' URLs and params (`next_cursor` goes on). With `wait` or `If-None-Match`: the listed runs (or all of the key's) that changed since that ETag, held until one does (batched long poll).",
     tag: 'Runs',
     authenticated: true,
     query: ListRunsQuery,

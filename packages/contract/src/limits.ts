@@ -45,6 +45,11 @@ export const LIMITS = {
    * at the result that would pass it (it always holds one), and `next_cursor` goes on from there.
    */
   maxIncludedContentChars: 8 * 1024 * 1024,
+  /**
+   * Runs in one page of `GET /runs` (and `?ids=`), in characters of their URLs and params: the page
+   * ends at the run that would pass it (it always holds one), and `next_cursor` goes on from there.
+   */
+  maxRunListChars: 4 * 1024 * 1024,
   /** Page size of search answers. */
   defaultSearchLimit: 10,
   maxSearchLimit: 100,

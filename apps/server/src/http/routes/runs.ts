@@ -1,6 +1,7 @@
 import { type CreateRunParams, type EndpointOf, isTerminalStatus, LIMITS, Run } from '@webdata/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, ServiceError } from '../../errors.js';
+import type { Page, RunListQuery } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute, type EndpointCall } from '../contract-route.js';
 import { RunSnapshots } from '../run-snapshots.js';
@@ -51,7 +52,7 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     if (query.wait === undefined && since === undefined) {
       // Read first: a change after this position shows in a later change feed, even one made during the list.
       const cursor = await context.store.changeCursor();
-      const page = await context.store.listRuns({ owner: request.owner, ...query });
+      const page = await pageWithinBudget(context, { owner: request.owner, ...query });
       // no-store: the ETag is a change position, not a validator of this list, so an HTTP cache
       // must never revalidate the list with it (it would get the changes, or a 400 for a filtered list).
       reply.header('etag', changeEtagOf(cursor)).header('cache-control', 'no-store');
@@ -197,4 +198,46 @@ async function waitForChange(
   const head = await context.store.getRunHead(runId);
   if (!head || head.owner !== request.owner) throw notFound('run');
   return head;
+}
+
+/** Characters a run brings to a list: its URLs and params (up to 100 URLs of 2,048 characters, a 64 KiB schema). */
+function runChars(run: Run): number {
+  let chars = JSON.stringify(run.params).length;
+  for (const url of run.urls) chars += url.length;
+  return chars;
+}
+
+/** Runs read from the store at a time while a list page fills: a long page stops reading at its budget. */
+const RUN_LIST_CHUNK = 25;
+
+/**
+ * A page of `GET /runs` that ends at {@link LIMITS.maxRunListChars}: 200 runs of 100 long URLs
+ * each made a 40 MB answer, and three such requests held every other one for 1.8 s. The store is
+ * read {@link RUN_LIST_CHUNK} runs at a time, so a page cut short did not read (and parse) the rest.
+ */
+async function pageWithinBudget(context: ApiContext, query: RunListQuery): Promise<Page<Run>> {
+  const data: Run[] = [];
+  let chars = 0;
+  let cursor = query.cursor;
+  for (;;) {
+    const chunk = { ...query, cursor, limit: Math.min(RUN_LIST_CHUNK, query.limit - data.length) };
+    const page = await context.store.listRuns(chunk);
+    let kept = 0;
+    for (const run of page.data) {
+      chars += runChars(run);
+      if (data.length > 0 && chars > LIMITS.maxRunListChars) break;
+      data.push(run);
+      kept += 1;
+    }
+    if (kept < page.data.length) {
+      // Over the budget. Nothing of this chunk kept: its cursor is the one after the last run kept;
+      // otherwise the store's cursor after it (the same chunk, `kept` long).
+      if (kept === 0) return { data, next_cursor: cursor ?? null };
+      const cut = await context.store.listRuns({ ...chunk, limit: kept });
+      return { data, next_cursor: cut.next_cursor };
+    }
+    if (page.next_cursor === null || data.length >= query.limit)
+      return { data, next_cursor: page.next_cursor };
+    cursor = page.next_cursor;
+  }
 }
