@@ -64,4 +64,34 @@ describe('discoverLinks', () => {
     };
     expect(await discoverLinks(noFetching, started, page(0), signal)).toHaveLength(3);
   });
+
+  it('lets the event loop turn while it checks a page of many links', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `https://docs.example/guide/${i}`);
+    let checked = 0;
+    const counting: CrawlFetcher = {
+      ...noFetching,
+      robotsFor: async () => ({
+        sitemaps: [],
+        crawlDelayMs: null,
+        isAllowed: () => {
+          checked += 1;
+          return true;
+        },
+      }),
+    };
+    let checkedAtTurn = -1;
+    setImmediate(() => {
+      checkedAtTurn = checked;
+    });
+    const found = await discoverLinks(
+      counting,
+      deepCrawl({ respect_robots: true }),
+      { url: START, finalUrl: START, depth: 0, links: many },
+      signal,
+    );
+    expect(found).toHaveLength(5000);
+    // A request waiting for a turn got it after a thousand links, not after all 5,000.
+    expect(checkedAtTurn).toBeGreaterThan(0);
+    expect(checkedAtTurn).toBeLessThanOrEqual(1000);
+  });
 });

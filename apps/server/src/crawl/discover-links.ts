@@ -32,6 +32,13 @@ export interface CrawledPage {
   links: string[];
 }
 
+/**
+ * Candidates checked between two turns of the event loop. A page (or a sitemap) can list tens of
+ * thousands of links, each parsed, matched and normalised here on the main thread: a deep crawl from
+ * a page of 50,000 links held every request for 0.4 s.
+ */
+const CANDIDATES_PER_TURN = 1000;
+
 /** Sitemap files read to seed one deep crawl (an index may point at many). */
 const MAX_SITEMAP_FILES = 20;
 
@@ -67,7 +74,11 @@ export async function discoverLinks(
   const include = params.include_paths ?? [];
   const exclude = params.exclude_paths ?? [];
   const globs = include.length > 0 || exclude.length > 0;
-  for (const candidate of candidates) {
+  for (const [index, candidate] of candidates.entries()) {
+    if (index > 0 && index % CANDIDATES_PER_TURN === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+    }
     let parsed: URL;
     try {
       parsed = new URL(candidate.url);
