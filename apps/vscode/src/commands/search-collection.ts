@@ -120,12 +120,15 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
       )
       .subscribe();
     pick.onDidChangeValue((value) => queries.next(value));
+    /** A hit was chosen: the pick's hiding does not end the command, the hit's tab opening does. */
+    let opening = false;
     pick.onDidAccept(async () => {
       const [selected] = pick.selectedItems;
       if (selected?.failed) queries.next(pick.value);
       const hit = selected?.hit;
       if (!hit) return;
       const query = pick.value;
+      opening = true;
       pick.hide();
       try {
         resolve(await services.searchHits.open(hit, query, collection));
@@ -137,7 +140,9 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
     pick.onDidHide(() => {
       subscription.unsubscribe();
       pick.dispose();
-      resolve(undefined);
+      // Hiding is reported after pick.hide() returns, before the chosen hit's document is read: resolving
+      // here ended the command with nothing while the hit was still opening.
+      if (!opening) resolve(undefined);
     });
     pick.value = initial;
     pick.show();

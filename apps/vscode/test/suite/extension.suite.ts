@@ -55,16 +55,21 @@ async function runAccepting<T>(command: string, ...args: unknown[]): Promise<T> 
 
 /**
  * An HTTP proxy to `target` on a port of its own, which `close()` takes down (its connections too),
- * as does the first request whose path `goneAt` matches: the service going away mid-action.
+ * as does the first request whose path `goneAt` matches: the service going away mid-action. A request
+ * whose path `cutOff` matches has its connection cut, the proxy staying up: the service unreachable for a while.
  */
 async function forwardingProxy(
   target: string,
-  options: { goneAt?: (path: string) => boolean } = {},
+  options: { goneAt?: (path: string) => boolean; cutOff?: (path: string) => boolean } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
   const upstream = new URL(target);
   const server = http.createServer((request, response) => {
     if (options.goneAt?.(request.url ?? '')) {
       void close();
+      request.socket.destroy();
+      return;
+    }
+    if (options.cutOff?.(request.url ?? '')) {
       request.socket.destroy();
       return;
     }
@@ -496,6 +501,67 @@ export function defineExtensionSuite(): void {
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
         assert.equal(await searching, undefined);
       } finally {
+        await proxy.close();
+        await settings.update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+        await waitFor('a client of the service', () =>
+          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(env.baseUrl)
+            ? true
+            : undefined,
+        );
+        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+        await vscode.commands.executeCommand('webdata.runs.focus');
+      }
+    });
+
+    test('Enter on the line of a failed search searches again, and a hit then opens', async () => {
+      // Searches cannot reach the service until it is back (a restart); everything else goes through.
+      let unreachable = true;
+      const proxy = await forwardingProxy(env.baseUrl, {
+        cutOff: (path) => unreachable && path.startsWith('/api/v1/search'),
+      });
+      const settings = vscode.workspace.getConfiguration('webdata');
+      // With the Runs view hidden, only the search tells the connection how the service is.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      try {
+        await settings.update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+        await waitFor('a client of the proxy', () =>
+          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(proxy.url)
+            ? true
+            : undefined,
+        );
+        services.connection.reportSuccess();
+        const searching = Promise.resolve(
+          vscode.commands.executeCommand<vscode.TextEditor | undefined>(
+            'webdata.searchCollection',
+            'brass lamp',
+          ),
+        );
+        // Enter (on the collection, should there be several) until the search has failed and says so.
+        await waitFor('the search to fail', async () => {
+          if (services.connection.state === 'unreachable') return true;
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return undefined;
+        });
+        unreachable = false;
+        // Enter on "No Web Data service answers at …": the same query is searched again, and answered.
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        await waitFor('the search again to be answered', () =>
+          services.connection.state === 'connected' ? true : undefined,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Enter on the first hit opens its document.
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        const editor = await Promise.race([
+          searching,
+          new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 15_000)),
+        ]);
+        assert.ok(editor !== 'still open', 'Enter on a hit after searching again opened nothing');
+        assert.ok(editor, 'the search ended without opening a hit');
+        assert.match(editor.document.getText(), /lamp/i);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
         await proxy.close();
         await settings.update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
         await waitFor('a client of the service', () =>
