@@ -195,6 +195,10 @@ describe('webdata (the command line) against the real server', () => {
     expect((await webdata(['runs', 'retry', id])).code).toBe(EXIT.conflict);
     const removed = await webdata(['runs', 'rm', id]);
     expect(removed.text).toBe('deleted run_ID\n');
+    // Its page left the search collection with it: said, not left for the next search to find out.
+    expect(removed.errors).toBe(
+      'its pages are no longer found by search in collection "default", unless another run indexed them too\n',
+    );
     const missing = await webdata(['runs', 'get', id]);
     expect(missing.code).toBe(EXIT.notFound);
     expect(missing.errors).toMatch(/^webdata: 404 not_found: /);

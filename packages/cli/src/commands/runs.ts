@@ -122,11 +122,23 @@ export function watchRun(
   return followRun(context, id, options, 'watch');
 }
 
-/** `webdata runs rm ID`: deletes the run with its results (an active one is cancelled first). */
+/**
+ * `webdata runs rm ID`: deletes the run with its results (an active one is
+ * cancelled first). A crawl's pages leave its search collection with it
+ * (those no other run indexed): stderr says so, as tidying the run list
+ * should not empty a search without a word.
+ */
 export async function removeRun(context: CommandContext, id: string): Promise<number> {
+  const run = await context.client.runs.get(id);
   await context.client.runs.delete(id);
   context.out.line(`deleted ${id}`);
   context.out.document({ id, deleted: true });
+  const collection = typeof run.params?.collection === 'string' ? run.params.collection : 'default';
+  if (run.type !== 'extract' && (run.stats?.succeeded ?? 0) > 0) {
+    context.out.note(
+      `its pages are no longer found by search in collection "${collection}", unless another run indexed them too`,
+    );
+  }
   return 0;
 }
 
