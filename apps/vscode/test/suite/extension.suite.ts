@@ -476,6 +476,60 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('runs in flight that keep changing cost the visible view at most 2 requests a second', async () => {
+      // A site whose pages answer after 150 ms, each linking four more: deep crawls that change
+      // their counts several times a second for as long as the test looks (the bench's runs in
+      // flight are held still, which costs next to nothing).
+      const site = http.createServer((request, response) => {
+        const page = Number(/\/p\/(\d+)/.exec(request.url ?? '')?.[1] ?? 0);
+        const links = [1, 2, 3, 4].map((k) => `<a href="/p/${page * 4 + k}">page ${page * 4 + k}</a>`);
+        setTimeout(() => {
+          response.writeHead(200, { 'content-type': 'text/html' });
+          response.end(`<title>Busy page ${page}</title><h1>Busy page ${page}</h1><p>${links.join(' ')}</p>`);
+        }, 150);
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const ids: string[] = [];
+      try {
+        for (let i = 0; i < 20; i++) {
+          const run = await client.runs.start({
+            type: 'deep-crawl',
+            url: `${siteUrl}/p/${1000 + i * 10}`,
+            limit: 200,
+            max_depth: 6,
+            use_sitemap: false,
+          });
+          ids.push(run.id);
+        }
+        await vscode.commands.executeCommand('webdata.runs.refresh');
+        await waitFor('the busy runs watched', () =>
+          ids.every((id) => storeRun(id) !== undefined) ? true : undefined,
+        );
+        const extensionClient = services.connection.client();
+        let changes = 0;
+        const counting = services.store.changes$.subscribe(() => {
+          changes += 1;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const before = extensionClient.requestCount;
+        const seconds = 10;
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1_000));
+        const sent = extensionClient.requestCount - before;
+        counting.unsubscribe();
+        const stillBusy = (await client.runs.list({ ids, limit: 20 })).data.filter(
+          (run) => !isTerminalStatus(run.status),
+        ).length;
+        assert.ok(stillBusy > 0, 'the busy runs were all over before the view was counted');
+        assert.ok(changes > seconds * 2, `the runs changed only ${changes} times in ${seconds} s`);
+        assert.ok(sent <= seconds * 2, `${sent} requests in ${seconds} s (${changes} changes seen)`);
+      } finally {
+        await Promise.all(ids.map((id) => client.runs.delete(id).catch(() => undefined)));
+        site.closeAllConnections();
+        await new Promise((resolve) => site.close(resolve));
+      }
+    });
+
     test('a search whose service goes away says so, and the Runs view learns of it', async () => {
       // The collections are listed, then the service goes away as the search is sent.
       const proxy = await forwardingProxy(env.baseUrl, {
