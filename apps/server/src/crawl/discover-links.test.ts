@@ -94,4 +94,38 @@ describe('discoverLinks', () => {
     expect(checkedAtTurn).toBeGreaterThan(0);
     expect(checkedAtTurn).toBeLessThanOrEqual(1000);
   });
+
+  it('lets the event loop turn while it reads a large sitemap, before the first link is checked', async () => {
+    // 20,000 entries, about 1 MB: read at once, a turn came only after 1,000 links were checked.
+    const entries = Array.from(
+      { length: 20_000 },
+      (_, i) => `<url><loc>https://docs.example/p/${i}</loc></url>`,
+    );
+    let checked = 0;
+    let checkedAtTurn = -1;
+    const withSitemap: CrawlFetcher = {
+      fetchText: async () => {
+        setImmediate(() => {
+          checkedAtTurn = checked;
+        });
+        return `<urlset>${entries.join('')}</urlset>`;
+      },
+      robotsFor: async () => ({
+        sitemaps: ['https://docs.example/sitemap.xml'],
+        crawlDelayMs: null,
+        isAllowed: () => {
+          checked += 1;
+          return true;
+        },
+      }),
+    };
+    const found = await discoverLinks(
+      withSitemap,
+      deepCrawl({ use_sitemap: true, respect_robots: true, limit: 10_000 }),
+      { url: START, finalUrl: START, depth: 0, links: [] },
+      signal,
+    );
+    expect(found.length).toBeGreaterThan(0);
+    expect(checkedAtTurn).toBe(0);
+  });
 });

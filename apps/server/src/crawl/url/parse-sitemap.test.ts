@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SITEMAP_ENTRIES, parseSitemap } from './parse-sitemap.js';
+import { MAX_SITEMAP_ENTRIES, parseSitemap, parseSitemapInTurns } from './parse-sitemap.js';
 
 describe('parseSitemap', () => {
   it('reads the pages of a urlset', () => {
@@ -68,5 +68,31 @@ describe('parseSitemap', () => {
     const { urls } = parseSitemap(`<urlset>${entries.join('')}</urlset>`);
     expect(urls).toHaveLength(MAX_SITEMAP_ENTRIES);
     expect(urls.at(-1)).toBe(`https://x.org/p${MAX_SITEMAP_ENTRIES - 1}`);
+  });
+
+  it('reads the same in turns, whatever the chunks cut (a tag, an entity, a CDATA section)', async () => {
+    const xml = `<?xml version="1.0"?><urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+        <url><loc> https://x.org/b?x=1&amp;y=2 </loc><image:image><image:loc>https://cdn.x.org/i.png</image:loc></image:image></url>
+        <url><loc><![CDATA[https://x.org/c?q=<1>]]></loc></url><sm:url><sm:loc>https://x.org/p</sm:loc></sm:url>
+        <URL><LOC>https://x.org/q</LOC></URL></urlset>`;
+    const whole = parseSitemap(xml);
+    expect(whole.urls).toEqual([
+      'https://x.org/b?x=1&y=2',
+      'https://x.org/c?q=<1>',
+      'https://x.org/p',
+      'https://x.org/q',
+    ]);
+    for (const size of [1, 2, 3, 5, 7, 11, 64]) expect(await parseSitemapInTurns(xml, size)).toEqual(whole);
+  });
+
+  it('lets the event loop turn between two chunks', async () => {
+    const entries = Array.from({ length: 300 }, (_, i) => `<url><loc>https://x.org/p${i}</loc></url>`);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const { urls } = await parseSitemapInTurns(`<urlset>${entries.join('')}</urlset>`, 1024);
+    expect(urls).toHaveLength(300);
+    expect(turned).toBe(true);
   });
 });
