@@ -84,6 +84,8 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
     const queries = new Subject<string>();
+    /** Searches that failed in a row (the failed line counts them, so Enter on it shows it tried). */
+    let failures = 0;
     const subscription = queries
       .pipe(
         map((query) => query.trim()),
@@ -94,6 +96,7 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
           // switchMap unsubscribes from the previous search, which aborts its request.
           return client.search$({ query, collection, limit: 20 }).pipe(
             map((answer) => {
+              failures = 0;
               services.connection.reportSuccess();
               return answer.data.length > 0 ? answer.data.map(toItem) : [noHitsItem(query, collection)];
             }),
@@ -102,7 +105,8 @@ function searchIn(services: Services, client: WebDataClient, collection: string,
               // The view and the status bar learn of it too (the service went away, the key was refused);
               // another error (such as a collection deleted meanwhile) says nothing of the connection.
               if (stateAfter(error) !== 'error') services.connection.reportFailure(error);
-              const failed = searchFailedItem(error, services.connection.baseUrl) ?? {
+              failures += 1;
+              const failed = searchFailedItem(error, services.connection.baseUrl, failures) ?? {
                 label: `$(error) ${describeError(error)}`,
                 alwaysShow: true,
               };

@@ -60,6 +60,13 @@ describe('searchFailedItem', () => {
     });
   });
 
+  it('counts the failed searches in a row from the second on, so Enter on the line shows it tried', () => {
+    const gone = new ConnectionError('POST /search failed: ECONNREFUSED');
+    expect(searchFailedItem(gone, base, 1)?.detail).toBe('Enter searches again.');
+    expect(searchFailedItem(gone, base, 3)?.detail).toBe('3 tries, the last just now. Enter searches again.');
+    expect(searchFailedItem(new Error('query too long'), base, 3)).toBeUndefined();
+  });
+
   it('says the key was refused, or to wait, and leaves other errors to be shown as the service said them', () => {
     const refused = new AuthenticationError({ status: 401, code: 'unauthorized', message: 'no' });
     expect(searchFailedItem(refused, base)?.label).toBe(

@@ -55,9 +55,16 @@ export function noHitsItem(query: string, collection: string): QuickPickItem {
  * The line shown in place of hits when the search failed, in the words the
  * Runs view uses for the same failure (no service answering, the key refused,
  * asked to wait), with what to do (Enter on it searches again); `undefined` for another error, which is
- * best shown as the service said it.
+ * best shown as the service said it. `tries` counts the searches that failed in a row: from the second
+ * on, the line says so, or Enter on it would seem to do nothing while the service is still away.
  */
-export function searchFailedItem(error: unknown, baseUrl: string): QuickPickItem | undefined {
+export function searchFailedItem(error: unknown, baseUrl: string, tries = 1): QuickPickItem | undefined {
+  const item = failedItemOf(error, baseUrl);
+  if (item === undefined || tries < 2) return item;
+  return { ...item, detail: `${tries} tries, the last just now. ${item.detail}` };
+}
+
+function failedItemOf(error: unknown, baseUrl: string): QuickPickItem | undefined {
   switch (stateAfter(error)) {
     case 'unreachable':
       return {
