@@ -116,6 +116,23 @@ export function defineExtensionSuite(): void {
       const run = storeRun(id);
       return run && isTerminalStatus(run.status) ? run : undefined;
     };
+    /** Points the extension at `url` and waits until its client talks to it. */
+    const pointAt = async (url: string) => {
+      await vscode.workspace
+        .getConfiguration('webdata')
+        .update('baseUrl', url, vscode.ConfigurationTarget.Global);
+      await waitFor(`a client of ${url}`, () =>
+        services.connection.hasClient() && services.connection.client().baseUrl.startsWith(url)
+          ? true
+          : undefined,
+      );
+    };
+    /** Back on the test's service after a test pointed elsewhere: its key set again, the Runs view shown. */
+    const backOnService = async () => {
+      await pointAt(env.baseUrl);
+      await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      await vscode.commands.executeCommand('webdata.runs.focus');
+    };
 
     suiteSetup(async () => {
       client = createClient({ baseUrl: env.baseUrl, apiKey: env.apiKey });
@@ -535,16 +552,10 @@ export function defineExtensionSuite(): void {
       const proxy = await forwardingProxy(env.baseUrl, {
         goneAt: (path) => path.startsWith('/api/v1/search'),
       });
-      const settings = vscode.workspace.getConfiguration('webdata');
       // With the Runs view hidden, nothing else asks the service: only the search can tell the connection.
       await vscode.commands.executeCommand('workbench.view.explorer');
       try {
-        await settings.update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
-        await waitFor('a client of the proxy', () =>
-          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(proxy.url)
-            ? true
-            : undefined,
-        );
+        await pointAt(proxy.url);
         services.connection.reportSuccess();
         assert.equal(services.connection.state, 'connected');
         const searching = vscode.commands.executeCommand('webdata.searchCollection', 'brass lamp');
@@ -556,14 +567,7 @@ export function defineExtensionSuite(): void {
         assert.equal(await searching, undefined);
       } finally {
         await proxy.close();
-        await settings.update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
-        await waitFor('a client of the service', () =>
-          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(env.baseUrl)
-            ? true
-            : undefined,
-        );
-        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
-        await vscode.commands.executeCommand('webdata.runs.focus');
+        await backOnService();
       }
     });
 
@@ -573,16 +577,10 @@ export function defineExtensionSuite(): void {
       const proxy = await forwardingProxy(env.baseUrl, {
         cutOff: (path) => unreachable && path.startsWith('/api/v1/search'),
       });
-      const settings = vscode.workspace.getConfiguration('webdata');
       // With the Runs view hidden, only the search tells the connection how the service is.
       await vscode.commands.executeCommand('workbench.view.explorer');
       try {
-        await settings.update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
-        await waitFor('a client of the proxy', () =>
-          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(proxy.url)
-            ? true
-            : undefined,
-        );
+        await pointAt(proxy.url);
         services.connection.reportSuccess();
         const searching = Promise.resolve(
           vscode.commands.executeCommand<vscode.TextEditor | undefined>(
@@ -617,14 +615,7 @@ export function defineExtensionSuite(): void {
       } finally {
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
         await proxy.close();
-        await settings.update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
-        await waitFor('a client of the service', () =>
-          services.connection.hasClient() && services.connection.client().baseUrl.startsWith(env.baseUrl)
-            ? true
-            : undefined,
-        );
-        await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
-        await vscode.commands.executeCommand('webdata.runs.focus');
+        await backOnService();
       }
     });
 
