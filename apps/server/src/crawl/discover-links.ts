@@ -1,6 +1,6 @@
 import type { TypedRunParams } from '@webdata/contract';
 import type { FetchTextOptions, RobotsInfo } from '../fetch/types.js';
-import { matchesPathGlobs, normalizeUrl, parseSitemapInTurns, siteKey } from './url/index.js';
+import { matchesPathGlobs, normalizeUrl, parseSitemap, siteKey } from './url/index.js';
 
 /** A crawl or deep crawl with its params: the runs that follow links. */
 export type CrawlingRun = Exclude<TypedRunParams, { type: 'extract' }>;
@@ -129,7 +129,7 @@ async function sitemapUrls(
       signal.throwIfAborted();
     }
     if (xml === null) continue;
-    const parsed = await parseSitemapInTurns(xml);
+    const parsed = await parseSitemap(xml);
     queue.push(...parsed.sitemaps);
     for (const url of parsed.urls) urls.push({ url, parentUrl: sitemap });
   }

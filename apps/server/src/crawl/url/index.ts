@@ -3,7 +3,6 @@ export {
   MAX_SITEMAP_ENTRIES,
   type ParsedSitemap,
   parseSitemap,
-  parseSitemapInTurns,
 } from './parse-sitemap.js';
 export { matchesPathGlobs } from './path-globs.js';
 export { isSameSite, siteKey } from './same-site.js';

@@ -4,7 +4,7 @@ import { Parser } from 'htmlparser2';
 export const MAX_SITEMAP_ENTRIES = 50_000;
 
 /**
- * Characters of a sitemap parsed between two turns of the event loop by {@link parseSitemapInTurns}.
+ * Characters of a sitemap parsed between two turns of the event loop by {@link parseSitemap}.
  * Sitemaps run to 50 MB; parsed at once, one of 6 MB (100,000 entries) held every request for 0.5 s.
  */
 export const SITEMAP_CHARS_PER_TURN = 256 * 1024;
@@ -26,25 +26,16 @@ export interface ParsedSitemap {
  * whatever entries could be read, never an exception. Read by htmlparser2's
  * streaming parser in XML mode (no document tree: a sitemap is a flat list;
  * cheerio itself costs a server ~100 ms of CPU to import, and a deep crawl
- * reads a sitemap on its first page).
+ * reads a sitemap on its first page), `charsPerTurn` characters at a time with
+ * a turn of the event loop between two of them, so a server answers requests
+ * meanwhile.
  *
  * @example
  * ```ts
- * parseSitemap('<urlset><url><loc>https://x.org/a</loc></url></urlset>'); // { urls: ['https://x.org/a'], sitemaps: [] }
+ * await parseSitemap('<urlset><url><loc>https://x.org/a</loc></url></urlset>'); // { urls: ['https://x.org/a'], sitemaps: [] }
  * ```
  */
-export function parseSitemap(xml: string): ParsedSitemap {
-  const reader = new SitemapReader();
-  reader.write(xml);
-  return reader.end();
-}
-
-/**
- * {@link parseSitemap} on the main thread of a server: the text is parsed
- * {@link SITEMAP_CHARS_PER_TURN} characters at a time, with a turn of the
- * event loop between two of them, so requests are answered meanwhile.
- */
-export async function parseSitemapInTurns(
+export async function parseSitemap(
   xml: string,
   charsPerTurn: number = SITEMAP_CHARS_PER_TURN,
 ): Promise<ParsedSitemap> {
