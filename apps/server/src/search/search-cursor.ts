@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SearchParams } from '@webdata/contract';
 import { ServiceError } from '../errors.js';
 
 /** What a cursor is bound to: a cursor from one query may not page through another. */
@@ -8,6 +9,17 @@ export interface CursorScope {
   collection: string;
   urlPrefix: string | undefined;
   site: string | undefined;
+}
+
+/** A search's scope: what its cursors are bound to, the site filter lower-cased as hosts compare. */
+export function searchScopeOf(owner: string, params: SearchParams): CursorScope {
+  return {
+    owner,
+    query: params.query,
+    collection: params.collection,
+    urlPrefix: params.filters?.url_prefix,
+    site: params.filters?.site?.toLowerCase(),
+  };
 }
 
 interface CursorBody {

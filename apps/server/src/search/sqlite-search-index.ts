@@ -36,7 +36,7 @@ import {
   rerank,
   summaryOf,
 } from './rerank.js';
-import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from './search-cursor.js';
+import { type CursorScope, decodeSearchCursor, encodeSearchCursor, searchScopeOf } from './search-cursor.js';
 import { snippetsOfPages } from './snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
@@ -174,13 +174,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
    * another query.
    */
   search(owner: string, params: SearchParams, queryVector: Float32Array | null = null): SearchAnswer {
-    const scope: CursorScope = {
-      owner,
-      query: params.query,
-      collection: params.collection,
-      urlPrefix: params.filters?.url_prefix,
-      site: params.filters?.site?.toLowerCase(),
-    };
+    const scope = searchScopeOf(owner, params);
     const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
     const parsed = parseSearchQuery(params.query, this.parseOptions);
     const match = matchOf(parsed);

@@ -22,7 +22,12 @@ import {
   rerank,
   summaryOf,
 } from '../../search/rerank.js';
-import { type CursorScope, decodeSearchCursor, encodeSearchCursor } from '../../search/search-cursor.js';
+import {
+  type CursorScope,
+  decodeSearchCursor,
+  encodeSearchCursor,
+  searchScopeOf,
+} from '../../search/search-cursor.js';
 import { snippetsOfPages } from '../../search/snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import {
@@ -205,13 +210,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
     params: SearchParams,
     queryVector: Float32Array | null = null,
   ): Promise<SearchAnswer> {
-    const scope: CursorScope = {
-      owner,
-      query: params.query,
-      collection: params.collection,
-      urlPrefix: params.filters?.url_prefix,
-      site: params.filters?.site?.toLowerCase(),
-    };
+    const scope = searchScopeOf(owner, params);
     const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
     const parsed = parseSearchQuery(params.query);
     const clauses = positiveClauses(parsed);
