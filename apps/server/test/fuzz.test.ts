@@ -1,4 +1,4 @@
-import { ENDPOINTS, type Endpoint, ErrorBody, LIMITS } from '@webdata/contract';
+import { ENDPOINTS, type Endpoint, ERROR_STATUS, ErrorBody, LIMITS } from '@webdata/contract';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,15 +97,28 @@ function describeRequest(req: FuzzRequest): string {
 }
 
 /**
- * The property: never a 5xx; a 4xx carries the strict error body and an
- * `x-request-id` header equal to its `request_id`; keyless
- * requests to authenticated routes are 401.
+ * The statuses the contract (and so the OpenAPI document) says this endpoint
+ * answers: its success, 304 when it is conditional, and its error codes'.
  */
-async function checkAnswer(req: FuzzRequest, authenticated: boolean): Promise<void> {
+function documentedStatuses(endpoint: Endpoint): Set<number> {
+  return new Set([
+    endpoint.success.status,
+    ...(endpoint.conditional ? [304] : []),
+    ...endpoint.errors.map((code) => ERROR_STATUS[code]),
+  ]);
+}
+
+/**
+ * The property: never a 5xx; the status is one the endpoint documents; a 4xx
+ * carries the strict error body and an `x-request-id` header equal to its
+ * `request_id`; keyless requests to authenticated routes are 401.
+ */
+async function checkAnswer(req: FuzzRequest, endpoint: Endpoint): Promise<void> {
   const answer = await send(req);
   const context = `${describeRequest(req)} → ${answer.status} ${answer.text.slice(0, 300)}`;
   expect(answer.status, context).toBeLessThan(500);
   expect(answer.status, context).toBeGreaterThanOrEqual(200);
+  expect([...documentedStatuses(endpoint)], `${endpoint.operationId}: ${context}`).toContain(answer.status);
   if (answer.status >= 400) {
     expect(answer.contentType, context).toMatch(/^application\/json/);
     const parsed = ErrorBody.safeParse(JSON.parse(answer.text));
@@ -113,7 +126,8 @@ async function checkAnswer(req: FuzzRequest, authenticated: boolean): Promise<vo
     expect(answer.requestId, context).toBe(parsed.data!.error.request_id);
   }
   const key = req.headers['x-api-key'];
-  if (authenticated && key !== server.apiKey && routable(req.path)) expect(answer.status, context).toBe(401);
+  if (endpoint.authenticated && key !== server.apiKey && routable(req.path))
+    expect(answer.status, context).toBe(401);
 }
 
 /**
@@ -518,7 +532,7 @@ describe('bad input never gets a 5xx', () => {
             headers: { ...keyHeader(key), 'content-type': type },
             body,
           };
-          await checkAnswer(req, endpoint.authenticated);
+          await checkAnswer(req, endpoint);
         },
       ),
       { numRuns: 120 },
@@ -547,7 +561,7 @@ describe('bad input never gets a 5xx', () => {
             headers: { ...keyHeader(key), 'content-type': 'application/json' },
             body: withValueAt(VALID_BODIES[endpoint.path]!, path, value),
           };
-          await checkAnswer(req, endpoint.authenticated);
+          await checkAnswer(req, endpoint);
         },
       ),
       { numRuns: 120 },
@@ -579,7 +593,7 @@ describe('bad input never gets a 5xx', () => {
             },
             ...(endpoint.method === 'post' ? { body: JSON.stringify(valid ?? {}) } : {}),
           };
-          await checkAnswer(req, endpoint.authenticated);
+          await checkAnswer(req, endpoint);
         },
       ),
       { numRuns: 90 },
@@ -601,7 +615,7 @@ describe('bad input never gets a 5xx', () => {
             path: fillPath(endpoint, runId, resultId),
             headers: keyHeader(key),
           };
-          await checkAnswer(req, endpoint.authenticated);
+          await checkAnswer(req, endpoint);
         },
       ),
       { numRuns: 90 },
@@ -625,7 +639,7 @@ describe('bad input never gets a 5xx', () => {
             path: `${fillPath(endpoint, 'REAL_RUN', 'res_x', terminalRunId)}?${q}`,
             headers: keyHeader(key),
           };
-          await checkAnswer(req, endpoint.authenticated);
+          await checkAnswer(req, endpoint);
         },
       ),
       { numRuns: 70 },
@@ -664,5 +678,40 @@ describe('inputs that once broke the property (exact regressions)', () => {
   it("a path parameter of 200 to 5000 characters gets the one error body (was Fastify's own 414 body)", async () => {
     for (const length of [200, 2049, 5000])
       await expectRefused({ method: 'GET', path: `/api/v1/runs/run_${'r'.repeat(length)}`, headers: key() });
+  });
+});
+
+describe('every answer is one the OpenAPI document lists for its endpoint', () => {
+  it('an over-long id on every path with parameters, and a malformed body on every POST and DELETE', async () => {
+    const long = `run_${'r'.repeat(300)}`;
+    for (const endpoint of pathEndpoints) {
+      await checkAnswer(
+        {
+          method: METHOD[endpoint.method],
+          path: endpoint.path.replace(/\{[^}]+\}/g, long),
+          headers: { 'x-api-key': server.apiKey },
+        },
+        endpoint,
+      );
+    }
+    const bodies: { type: string; body: string }[] = [
+      { type: 'application/json', body: '{bad' },
+      { type: 'application/json', body: `${'['.repeat(100)}${']'.repeat(100)}` },
+      { type: 'text/plain', body: 'hello' },
+      { type: 'application/json', body: `"${'x'.repeat(LIMITS.maxBodyBytes + 10)}"` },
+    ];
+    for (const endpoint of ENDPOINTS.filter((e) => e.method !== 'get')) {
+      for (const { type, body } of bodies) {
+        await checkAnswer(
+          {
+            method: METHOD[endpoint.method],
+            path: fillPath(endpoint, 'REAL_RUN', 'res_x'),
+            headers: { 'x-api-key': server.apiKey, 'content-type': type },
+            body,
+          },
+          endpoint,
+        );
+      }
+    }
   });
 });

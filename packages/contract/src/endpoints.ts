@@ -39,8 +39,16 @@ export interface Endpoint {
   errors: readonly ErrorCode[];
 }
 
-const common: ErrorCode[] = ['unauthorized', 'rate_limited', 'internal', 'unavailable'];
-const bodyErrors: ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+/**
+ * Errors any route may answer. `invalid_request` is among them because malformed HTTP (a bad
+ * %-escape, an over-long path parameter) is refused on every route, whatever it validates.
+ */
+const common: ErrorCode[] = ['invalid_request', 'unauthorized', 'rate_limited', 'internal', 'unavailable'];
+/**
+ * A body sent with a POST or a DELETE is read (and refused when too large, not JSON or not
+ * UTF-8) on every such route, those that take none included.
+ */
+const bodyErrors: ErrorCode[] = ['payload_too_large', 'unsupported_media_type'];
 const creation = <const Id extends string, const Path extends string, Body extends z.ZodType>(
   summary: string,
   operationId: Id,
@@ -108,7 +116,7 @@ const TABLE = [
         'A page of runs; with `wait` or If-None-Match, the runs that changed, oldest change first.',
       schema: RunPage,
     },
-    errors: ['invalid_request', ...common],
+    errors: [...common],
   },
   creation('Create a run-based workflow.', 'createRun', '/api/v1/runs', CreateRunRequest),
   {
@@ -123,7 +131,7 @@ const TABLE = [
     conditional: "The run's version. Send it back in If-None-Match: 304 while the run is unchanged.",
     headers: { 'x-webdata-wait': 'Echoes `wait` when the server held the answer for a change.' },
     success: { status: 200, description: 'The run.', schema: Run },
-    errors: ['invalid_request', 'not_found', ...common],
+    errors: ['not_found', ...common],
   },
   {
     method: 'delete',
@@ -134,7 +142,7 @@ const TABLE = [
     authenticated: true,
     pathParams: RunPathParams,
     success: { status: 204, description: 'Deleted.' },
-    errors: ['not_found', ...common],
+    errors: [...bodyErrors, 'not_found', ...common],
   },
   {
     method: 'post',
@@ -145,7 +153,7 @@ const TABLE = [
     authenticated: true,
     pathParams: RunPathParams,
     success: { status: 200, description: 'The run, cancelled.', schema: Run },
-    errors: ['not_found', 'conflict', ...common],
+    errors: [...bodyErrors, 'not_found', 'conflict', ...common],
   },
   {
     method: 'post',
@@ -156,7 +164,7 @@ const TABLE = [
     authenticated: true,
     pathParams: RunPathParams,
     success: { status: 202, description: 'The run, queued again.', schema: Run },
-    errors: ['not_found', 'conflict', ...common],
+    errors: [...bodyErrors, 'not_found', 'conflict', ...common],
   },
   {
     method: 'get',
@@ -169,7 +177,7 @@ const TABLE = [
     pathParams: RunPathParams,
     query: ListResultsQuery,
     success: { status: 200, description: 'A page of results.', schema: ResultPage },
-    errors: ['invalid_request', 'not_found', ...common],
+    errors: ['not_found', ...common],
   },
   {
     method: 'get',
@@ -182,7 +190,7 @@ const TABLE = [
     pathParams: ResultPathParams,
     query: ContentQuery,
     success: { status: 200, description: 'The content.', schema: ResultContent },
-    errors: ['invalid_request', 'not_found', ...common],
+    errors: ['not_found', ...common],
   },
   {
     method: 'get',
@@ -204,7 +212,7 @@ const TABLE = [
     authenticated: true,
     query: PageQuery,
     success: { status: 200, description: 'A page of collections.', schema: CollectionPage },
-    errors: ['invalid_request', ...common],
+    errors: [...common],
   },
   {
     method: 'get',
@@ -217,7 +225,7 @@ const TABLE = [
     pathParams: DocumentPathParams,
     query: DocumentContentQuery,
     success: { status: 200, description: 'The document and its content.', schema: DocumentContent },
-    errors: ['invalid_request', 'not_found', ...common],
+    errors: ['not_found', ...common],
   },
   {
     method: 'get',
@@ -229,7 +237,8 @@ const TABLE = [
     pathParams: ResultPathParams,
     query: SignedScreenshotQuery,
     success: { status: 200, description: 'The PNG image.', mediaType: 'image/png' },
-    errors: ['forbidden', 'not_found', 'internal'],
+    // No key, so no 401 and no per-key 429; 503 while the server shuts down or its store is busy.
+    errors: ['invalid_request', 'forbidden', 'not_found', 'internal', 'unavailable'],
   },
 ] as const satisfies readonly Endpoint[];
 
