@@ -181,10 +181,32 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
   return new Promise<number>(() => {});
 }
 
+/**
+ * An error's message followed by its causes'. The store wraps a database it
+ * cannot reach as "storage is unavailable for a moment" (what an HTTP client
+ * should hear); a person starting the server needs the reason underneath
+ * (`connect ECONNREFUSED 127.0.0.1:5432`, a password refused).
+ */
+function describeFailure(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current !== undefined && depth < 5; depth++) {
+    // Connecting to `localhost` tries each of its addresses and fails with an AggregateError of them, message empty.
+    const message =
+      current instanceof AggregateError && !current.message
+        ? current.errors.map((each) => (each instanceof Error ? each.message : String(each))).join(', ')
+        : current instanceof Error
+          ? current.message
+          : String(current);
+    if (message && !messages.includes(message)) messages.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.join(': ');
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`webdata-server: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`webdata-server: ${describeFailure(error)}`);
     process.exit(1);
   },
 );

@@ -97,6 +97,34 @@ describe('webdata-server command line', () => {
     );
   });
 
+  it('says why a database it cannot reach was not reached, and exits 1', { timeout: 120_000 }, async () => {
+    // Port 1 of 127.0.0.1: nothing listens there, so the connection is refused at once.
+    const unreachable = 'postgres://webdata@127.0.0.1:1/webdata';
+    for (const args of [
+      ['keys', 'list'],
+      ['start', '--port', '0'],
+    ]) {
+      const failed = await run(process.execPath, [
+        ...serverCommand(),
+        ...args,
+        '--data-dir',
+        dataDir,
+        '--database-url',
+        unreachable,
+      ]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+      );
+      // Was only "storage is unavailable for a moment; try again", the cause dropped.
+      expect({ args, code: failed.code, stderr: failed.stderr.trim() }).toEqual({
+        args,
+        code: 1,
+        stderr:
+          'webdata-server: storage is unavailable for a moment; try again: connect ECONNREFUSED 127.0.0.1:1',
+      });
+    }
+  });
+
   it('logs requests without ever writing an API key into the log', async () => {
     const call = apiClient(server.url, server.apiKey!);
     await call('GET', '/api/v1/runs?limit=1');
