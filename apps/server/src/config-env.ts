@@ -76,9 +76,51 @@ function integer(name: string, value: string | undefined, min: number, max: numb
   return n;
 }
 
-function boolean(value: string | undefined): boolean | undefined {
+/**
+ * A switch: `1`, `true`, `yes`, `on` or their opposites. Anything else stops
+ * the server naming the variable: a mistyped `WEBDATA_ALLOW_PRIVATE_NETWORKS`
+ * must not quietly mean off (or on).
+ */
+function boolean(name: string, value: string | undefined): boolean | undefined {
   if (value === undefined || value === '') return undefined;
-  return /^(1|true|yes|on)$/i.test(value);
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ServiceError(
+    'invalid_request',
+    `${name} must be 1, true, yes, on or 0, false, no, off, got "${value}"`,
+  );
+}
+
+/** The URL clients reach the server at: signed URLs and `Location` are built on it, so it must be one. */
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ServiceError(
+      'invalid_request',
+      `WEBDATA_PUBLIC_URL must be an absolute http:// or https:// URL, got "${value}"`,
+    );
+  }
+  return value;
+}
+
+/** pino's levels; an unknown one would otherwise fail inside the logger, without the variable's name. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!LOG_LEVELS.includes(value)) {
+    throw new ServiceError(
+      'invalid_request',
+      `WEBDATA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`,
+    );
+  }
+  return value;
 }
 
 /**
@@ -116,11 +158,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     host: flags.host ?? env.WEBDATA_HOST,
     port: integer('port', flags.port ?? env.WEBDATA_PORT, 0, 65535),
     dataDir: flags.dataDir ?? env.WEBDATA_DATA_DIR,
-    publicUrl: env.WEBDATA_PUBLIC_URL,
-    allowPrivateNetworks: flags.allowPrivateNetworks ?? boolean(env.WEBDATA_ALLOW_PRIVATE_NETWORKS),
+    publicUrl: publicUrl(env.WEBDATA_PUBLIC_URL),
+    allowPrivateNetworks:
+      flags.allowPrivateNetworks ??
+      boolean('WEBDATA_ALLOW_PRIVATE_NETWORKS', env.WEBDATA_ALLOW_PRIVATE_NETWORKS),
     workerConcurrency: integer('workers', flags.workers ?? env.WEBDATA_WORKERS, 1, 256),
     convertThreads: integer('WEBDATA_CONVERT_THREADS', env.WEBDATA_CONVERT_THREADS, 0, 64),
-    runWorkers: roleSettings?.runWorkers ?? boolean(env.WEBDATA_RUN_WORKERS),
+    runWorkers: roleSettings?.runWorkers ?? boolean('WEBDATA_RUN_WORKERS', env.WEBDATA_RUN_WORKERS),
     serveApi: roleSettings?.serveApi,
     databaseUrl: databaseUrl || undefined,
     blobs: blobSettings(env),
@@ -151,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
       1,
       32,
     ),
-    logLevel: env.WEBDATA_LOG_LEVEL,
+    logLevel: logLevel(env.WEBDATA_LOG_LEVEL),
     llm,
     embeddings,
   };
