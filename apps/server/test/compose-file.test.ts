@@ -72,6 +72,12 @@ describe('docs/scale-out/compose.yaml', () => {
       expect(service?.environment?.WEBDATA_DATABASE_URL).toBe(url.href);
       expect(service?.depends_on?.postgres?.condition).toBe('service_healthy');
     }
+    // Signed screenshot URLs are built on WEBDATA_PUBLIC_URL, else on the container's listen
+    // address (http://0.0.0.0:8787): each API names the host address its port is published on.
+    for (const api of [api1, api2]) {
+      const [hostAddress, hostPort] = api!.ports![0]!.split(':');
+      expect(api?.environment?.WEBDATA_PUBLIC_URL).toBe(`http://${hostAddress}:${hostPort}`);
+    }
     expect(Object.keys(compose.volumes)).toEqual(expect.arrayContaining(['webdata-data', 'postgres-data']));
     // The image's entry point is the server's command, as the services call it.
     expect(readFileSync(DOCKERFILE, 'utf8')).toMatch(
