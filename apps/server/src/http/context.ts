@@ -13,7 +13,7 @@ export interface ApiContext {
   runs: RunService;
   events: RunEvents;
   signer: UrlSigner;
-  /** The base URL clients reach this server at (signed URLs, `Location`). */
+  /** The base URL clients reach this server at (signed URLs, the served OpenAPI document's server). */
   baseUrl(): string;
   /** Aborted when the server starts shutting down: long polls answer at once. */
   closing: AbortSignal;
