@@ -135,6 +135,24 @@ describe('DefaultExtractionEngine on documentation pages', () => {
     expect(await dataOf(html, schema)).toEqual({ summary: null });
   });
 
+  it("takes the title, not a header's <h1> that is the site's name the title ends with", async () => {
+    // A page too large for Readability (article: null) leaves the title and the <h1> to decide;
+    // the <h1> is made of title words, but only of the site's part of it.
+    const html = `<html><head><title>Zlib | Runtime v20.1 Documentation</title></head><body>
+      <header><h1>Runtime v20.1 documentation</h1></header>
+      <div id="content"><h2>Zlib</h2><p>The zlib module provides compression functionality.</p></div></body></html>`;
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { title: nullable('string'), siteName: nullable('string') },
+    };
+    const outcome = await engine.extract({ url, html, schema, article: null });
+    expect(outcome.ok && outcome.data.title).toBe('Zlib | Runtime v20.1 Documentation');
+    // An <h1> that is the part the title starts with is still the headline.
+    const headed = html.replace('<header><h1>Runtime v20.1 documentation</h1></header>', '<h1>Zlib</h1>');
+    const again = await engine.extract({ url, html: headed, schema, article: null });
+    expect(again.ok && again.data.title).toBe('Zlib');
+  });
+
   it('reads a manual page: command, summary, section as an integer, last update as a date-time', async () => {
     const html = `<html><head><title>git-column(1)</title></head><body><div id="header"><h1>git-column(1) Manual Page</h1>
       <h2>NAME</h2><div class="sectionbody"><p>git-column - Display data in columns</p></div></div>

@@ -1,6 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { DomIndex } from './dom-index.js';
 import type { FactNode } from './page-facts.js';
+import { segments } from './read-document-title.js';
 import { attrOf, closestWhere, collapse, type DomNode, isWithin, tagName } from './text-utils.js';
 
 /** Marks of a byline element: `rel=author`, `itemprop=author`, or a class or id naming the author or byline. */
@@ -74,30 +75,54 @@ export interface Headline {
   confirmed: boolean;
 }
 
+/** Lower-case words of a text, letters and digits only. */
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Whether an `<h1>`'s text is the site's name as the page's stated title puts it: the last of the
+ * title's parts ("Zlib | Node.js Documentation" with `<h1>Node.js Documentation</h1>` in the page
+ * header). Sites put their own name after the headline, and a header's logo or name is often an
+ * `<h1>` of its own; such an `<h1>` is made entirely of title words, so without this it would be
+ * taken for the headline the title confirms, and beat the title itself.
+ */
+function isTitleSiteName(h1Words: string[], statedTitles: string[]): boolean {
+  const own = h1Words.join(' ');
+  if (!own) return false;
+  return statedTitles.some((title) => {
+    const parts = segments(collapse(title));
+    if (parts.length < 2) return false;
+    const last = wordsOf(parts[parts.length - 1]!.text).join(' ');
+    const first = wordsOf(parts[0]!.text).join(' ');
+    return last === own && first !== own;
+  });
+}
+
 /**
  * The page's headline element: of its (first ten) `<h1>`s, the one whose
  * words overlap most with the page's stated title (a site's logo is often an
  * `<h1>` too); failing that, the first in its `<article>`/`<main>`, else the
- * first — confirmed only when it is the page's one `<h1>`.
+ * first — confirmed only when it is the page's one `<h1>`. An `<h1>` that is
+ * the site's name as the title states it (its last part) is taken only when
+ * there is no other, and never as confirmed.
  */
 export function findHeadline($: CheerioAPI, index: DomIndex, statedTitles: string[]): Headline | undefined {
-  const h1s = index.tag('h1').slice(0, 10);
-  if (h1s.length === 0) return undefined;
-  const words = new Set(statedTitles.flatMap((t) => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []));
+  const all = index.tag('h1').slice(0, 10);
+  if (all.length === 0) return undefined;
+  const siteNames = all.filter((el) => isTitleSiteName(wordsOf(collapse($(el).text())), statedTitles));
+  const h1s = all.filter((el) => !siteNames.includes(el));
+  if (h1s.length === 0) return { element: all[0]!, confirmed: false };
+  const words = new Set(statedTitles.flatMap((t) => wordsOf(t)));
   // Most title words matched, among the <h1>s mostly made of title words ("Salon" matches too, with one word).
   let best: { el: DomNode; matched: number } | undefined;
   for (const el of h1s) {
-    const own =
-      collapse($(el).text())
-        .toLowerCase()
-        .match(/[\p{L}\p{N}]+/gu) ?? [];
+    const own = wordsOf(collapse($(el).text()));
     const matched = own.filter((w) => words.has(w)).length;
     if (matched * 2 >= own.length && matched > (best?.matched ?? 0)) best = { el, matched };
   }
   if (best) return { element: best.el, confirmed: true };
   const inMain = (n: DomNode) => MAIN_TAGS.has(tagName(n)) || attrOf(n, 'role') === 'main';
   const first = h1s.find((h) => closestWhere(h, inMain, true)) ?? h1s[0];
-  return first ? { element: first, confirmed: h1s.length === 1 } : undefined;
+  return first ? { element: first, confirmed: all.length === 1 } : undefined;
 }
 
 function notReading(node: DomNode): boolean {

@@ -12,7 +12,7 @@ function nameLike(text: string): boolean {
 const normal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** The title split at its separators, keeping each separator with the segment after it. */
-function segments(title: string): { text: string; separator: string }[] {
+export function segments(title: string): { text: string; separator: string }[] {
   const out: { text: string; separator: string }[] = [];
   let rest = title;
   let separator = '';
