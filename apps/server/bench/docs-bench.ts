@@ -22,8 +22,9 @@
  * which first alternating; the ratio is over all rounds' pages and seconds), BENCH_DOCS_SAMPLE (30 pages checked
  * per corpus), BENCH_DOCS_SCREENSHOTS (24 pages, at most 100; 0 skips them), BENCH_DOCS_SCREENSHOT_CONCURRENCY (2),
  * BENCH_DOCS_CORPORA (dev,held: the Python and SQLite manuals; `git` adds the Git manual, development data
- * with smaller pages; `pg` the PostgreSQL 15 manual, held, ~15 KB pages; `none` with screenshots on runs the screenshots alone), BENCH_DOCS_SCREENSHOT_CORPUS
- * (dev: the Python manual's pages are screenshotted; `held` or `git` takes that manual's instead),
+ * with smaller pages; `pg` the PostgreSQL 15 manual, held, ~15 KB pages; an absolute path, any other manual's
+ * directory with an `index.html`; `none` with screenshots on runs the screenshots alone), BENCH_DOCS_SCREENSHOT_CORPUS
+ * (dev: the Python manual's pages are screenshotted; `held`, `git` or a directory's path takes that manual's instead),
  * BENCH_DOCS_SCREENSHOT_ROUNDS (2: API then bare, then bare then API; each side's rate is over all
  * its legs), BENCH_DOCS_SCREENSHOT_STEPS (1: also the service alone in this process, with its step
  * times; 0 leaves it out).
@@ -44,9 +45,10 @@ import { serviceScreenshots } from './service-screenshots.js';
 
 /** A Debian HTML manual the bench serves. */
 interface Corpus {
-  /** What BENCH_DOCS_CORPORA names it by. */
-  key: 'dev' | 'git' | 'held' | 'pg';
-  part: 'dev' | 'held';
+  /** What BENCH_DOCS_CORPORA names it by (another directory: its absolute path). */
+  key: string;
+  /** `other`: a directory named by its path, for measuring on pages neither side was developed on. */
+  part: 'dev' | 'held' | 'other';
   name: string;
   debianPackage: string;
   root: string;
@@ -91,6 +93,22 @@ const CORPORA: readonly Corpus[] = [
     start: 'index.html',
   },
 ];
+
+/**
+ * A manual named by its directory (an entry of BENCH_DOCS_CORPORA that starts with `/`, its start page
+ * `index.html`): how a verifier measures on a manual neither the crawler nor the bench was developed on
+ * (`/usr/share/doc/octave/octave.html`, `/usr/share/doc/python-django-doc/html`).
+ */
+function directoryCorpus(root: string): Corpus {
+  return {
+    key: root,
+    part: 'other',
+    name: root,
+    debianPackage: 'the package that installs it',
+    root,
+    start: 'index.html',
+  };
+}
 
 const GOALS = { ratio: 2.0, cpuMsPerPage: 6, rssMb: 300, screenshotRatio: 0.9 };
 const TERMINAL = ['completed', 'incomplete', 'failed', 'cancelled'];
@@ -427,10 +445,15 @@ export async function benchDocs(): Promise<void> {
   const shotRounds = Math.max(1, Number(process.env.BENCH_DOCS_SCREENSHOT_ROUNDS ?? 2));
   const shotSteps = process.env.BENCH_DOCS_SCREENSHOT_STEPS !== '0';
   const parts = (process.env.BENCH_DOCS_CORPORA ?? 'dev,held').split(',');
-  const corpora = CORPORA.filter((c) => parts.includes(c.key));
+  const corpora = [
+    ...CORPORA.filter((c) => parts.includes(c.key)),
+    ...parts.filter((p) => p.startsWith('/')).map(directoryCorpus),
+  ];
   // The screenshots are of the development manual's pages (another's when asked), whichever crawls run.
   const shotKey = process.env.BENCH_DOCS_SCREENSHOT_CORPUS ?? 'dev';
-  const shotCorpus = CORPORA.find((c) => c.key === shotKey);
+  const shotCorpus = shotKey.startsWith('/')
+    ? directoryCorpus(shotKey)
+    : CORPORA.find((c) => c.key === shotKey);
   if (!shotCorpus) throw new Error(`BENCH_DOCS_SCREENSHOT_CORPUS: no manual named ${shotKey}`);
   const needed = shots > 0 && !corpora.includes(shotCorpus) ? [...corpora, shotCorpus] : corpora;
   const missing = needed.filter((c) => !existsSync(join(c.root, c.start)));
