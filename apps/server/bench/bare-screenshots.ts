@@ -5,6 +5,7 @@
  * same height as the service's. What the service adds on top (a context per
  * page, its waits, its guard) is what the ratio shows.
  */
+import { evaluateFollowingNavigations } from '../src/screenshots/follow-navigation.js';
 import { CHROMIUM_ARGS, locateChromium, VIEWPORT } from '../src/screenshots/index.js';
 
 /** The service's cap on a full-page image's height (ScreenshotService's default maxPageHeight). */
@@ -37,7 +38,16 @@ export async function bareScreenshots(
       const from = performance.now();
       await page.goto(url, { waitUntil: 'load' });
       const loaded = performance.now();
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      // As the service does: a page that sends the reader on at load is measured where it leads.
+      const height = await evaluateFollowingNavigations(
+        () =>
+          page.evaluate(async () => {
+            if (document.readyState !== 'complete')
+              await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
+            return document.documentElement.scrollHeight;
+          }),
+        () => page.waitForLoadState('load'),
+      );
       const measured = performance.now();
       const png = await page.screenshot({
         type: 'png',

@@ -99,6 +99,11 @@ async function startFixture() {
           fetch('/pause');
         </script></body>`);
       }
+      case '/refresh-stub':
+        // A page that sends the reader on as soon as it loads, as Texinfo's index-entry stubs do.
+        return html(
+          '<html><head><meta http-equiv="Refresh" content="0; url=/page"></head><body>moved</body></html>',
+        );
       case '/missing':
         return html('<h1>gone</h1>', 404);
       case '/redirect-to-private':
@@ -264,6 +269,16 @@ describe('ScreenshotService with the real Chromium', () => {
     });
     expect(site.hits('/late.svg')).toBe(1);
     expect(service.stepMs.quiet).toBeGreaterThan(quietBefore);
+  });
+
+  it('captures a page that sends the reader on at load where it leads, as a redirect', async () => {
+    // The navigation lands between `load` and the page's measure on most captures: several are taken.
+    const before = site.hits('/page');
+    const pngs = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => service.capture(site.url(`/refresh-stub?${n}`))),
+    );
+    expect(pngs.map(readPngSize)).toEqual(Array(6).fill({ width: 1280, height: 2000 }));
+    expect(site.hits('/page') - before).toBe(6);
   });
 
   it('cuts giant pages at the height cap', async () => {

@@ -10,6 +10,7 @@ import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import { CaptureContext } from './capture-context.js';
 import { captureRetryingNoFrame } from './capture-retry.js';
 import { locateChromium } from './chromium-locator.js';
+import { evaluateFollowingNavigations } from './follow-navigation.js';
 import { type GuardedProxy, REFUSAL_HEADER, startGuardedProxy } from './guarded-proxy.js';
 import { type NetworkQuiet, trackNetwork } from './network-quiet.js';
 import { Semaphore } from './semaphore.js';
@@ -83,7 +84,9 @@ const WEBRTC_GUARD_ARGS = [
 ];
 
 /**
- * The page's size, read once the page's fonts are in (at most
+ * The page's size, read once the document it runs in has loaded (after a
+ * navigation the page made itself, it may run in the next document before
+ * that one's `load`) and its fonts are in (at most
  * `fontWaitMs`) and one task after the call: a request that the `load`
  * handlers queue in a timer has started by then, so the capture sees it and
  * waits for it. No wait for a frame: the screenshot makes its own, and on
@@ -94,7 +97,8 @@ const WEBRTC_GUARD_ARGS = [
  * the page does not have (ReferenceError, no screenshot).
  */
 function measurePage(fontWaitMs: number): string {
-  return `new Promise((resolve) => setTimeout(resolve, 0))
+  return `new Promise((resolve) => document.readyState === 'complete' ? resolve() : addEventListener('load', resolve, { once: true }))
+  .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
   .then(() => document.fonts && Promise.race([document.fonts.ready, new Promise((resolve) => setTimeout(resolve, ${fontWaitMs}))]))
   .then(() => {
     const root = document.documentElement;
@@ -429,9 +433,19 @@ export class ScreenshotService implements ScreenshotServiceLike {
       // Late requests (lazy images, scripts the `load` handlers start) follow `load`: a page that
       // started none by the measure and has none in flight is done (no fixed pause for the common
       // static page); otherwise wait for the network to go quiet, not long for chatty pages.
-      const startedAtLoad = network.started;
+      let startedAtLoad = network.started;
       const page = tab;
-      const measure = () => page.evaluate<{ width: number; height: number }>(this.measureScript);
+      const tracked = network;
+      // A page that sends the reader on at load (a meta refresh) is measured where it leads; the
+      // requests that count as late are then those after that page's load, not its own loading.
+      const measure = () =>
+        evaluateFollowingNavigations(
+          () => page.evaluate<{ width: number; height: number }>(this.measureScript),
+          async () => {
+            await page.waitForLoadState('load', { timeout: remaining() });
+            startedAtLoad = tracked.started;
+          },
+        );
       let size = await step(measure(), 'measure');
       if (network.inFlight > 0 || network.started > startedAtLoad) {
         await step(
