@@ -1,5 +1,6 @@
 import { lightStem } from './light-stem.js';
 import type { ParsedQuery } from './query-parser.js';
+import { ScannedText, type TextScans } from './text-scans.js';
 
 /** What a passage must hold: one of these words (by light stem), or a word starting with `prefix`. */
 interface ClauseWords {
@@ -9,7 +10,6 @@ interface ClauseWords {
   prefix: boolean;
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const WORD_AT = /[\p{L}\p{N}]+/uy;
 
 function clauseWords(query: ParsedQuery): ClauseWords[] {
@@ -45,7 +45,12 @@ function startOf(stem: string): string {
  * ```
  */
 export function bestPassageShare(text: string, query: ParsedQuery, window: number): number {
-  return passageSignals(text, clauseWords(query), window, 0).share;
+  return passageSignals(new ScannedText(text), clauseWords(query), window, 0).share;
+}
+
+/** The texts the passage step searches for the query's words (see {@link TextScans}). */
+export function passageNeedles(query: ParsedQuery): string[] {
+  return clauseWords(query).flatMap((clause) => clause.starts);
 }
 
 /**
@@ -55,7 +60,7 @@ export function bestPassageShare(text: string, query: ParsedQuery, window: numbe
  * proximity 0.
  */
 function passageSignals(
-  text: string,
+  text: ScannedText,
   clauses: readonly ClauseWords[],
   window: number,
   proximityScale: number,
@@ -76,16 +81,15 @@ interface ClauseHit {
 
 /**
  * Every occurrence of the clauses' words in `text`, in text order: found with
- * `indexOf` on the lower-cased text, each checked at a word start and by its
- * light stem.
+ * `indexOf` on the lower-cased text at a word start ({@link ScannedText.wordStarts}),
+ * each checked by its light stem.
  */
-function hitsOf(text: string, clauses: readonly ClauseWords[]): ClauseHit[] {
-  const lower = text.toLowerCase();
+function hitsOf(text: ScannedText, clauses: readonly ClauseWords[]): ClauseHit[] {
+  const lower = text.lower;
   const hits: ClauseHit[] = [];
   clauses.forEach((clause, index) => {
     for (const start of clause.starts) {
-      for (let at = lower.indexOf(start); at >= 0; at = lower.indexOf(start, at + 1)) {
-        if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1] ?? '')) continue;
+      for (const at of text.wordStarts(start)) {
         WORD_AT.lastIndex = at;
         const word = WORD_AT.exec(lower)?.[0] ?? '';
         if (clause.prefix ? word.startsWith(start) : clause.stems.has(lightStem(word)))
@@ -132,7 +136,7 @@ function shareInWindow(hits: readonly ClauseHit[], count: number, window: number
  * ```
  */
 export function closestPairsProximity(text: string, query: ParsedQuery, scale: number): number {
-  return passageSignals(text, clauseWords(query), 0, scale).proximity;
+  return passageSignals(new ScannedText(text), clauseWords(query), 0, scale).proximity;
 }
 
 function proximityOf(hits: readonly ClauseHit[], count: number, scale: number): number {
@@ -192,19 +196,22 @@ export const DEFAULT_PASSAGE_WEIGHTS: PassageWeights = {
  * words, the one that holds them together answers the question. The rest
  * keep their order, scores capped so they stay under the re-scored head.
  * `bodies` holds the body of each page of the head (a missing one counts as
- * empty). Stable: equal scores keep the ranking's order.
+ * empty). Stable: equal scores keep the ranking's order. `scans`: where the
+ * bodies are lower-cased and searched, kept for the snippets that read them next.
  */
 export function rescoreByPassage(
   ranked: readonly { seq: number; score: number }[],
   bodies: ReadonlyMap<number, string>,
   query: ParsedQuery,
   weights: PassageWeights = DEFAULT_PASSAGE_WEIGHTS,
+  scans: TextScans | null = null,
 ): { seq: number; score: number }[] {
   if ((weights.weight <= 0 && weights.proximity <= 0) || weights.depth <= 0) return [...ranked];
   const clauses = clauseWords(query);
   const head = ranked.slice(0, weights.depth).map(({ seq, score }, order) => {
+    const body = bodies.get(seq) ?? '';
     const { share, proximity } = passageSignals(
-      bodies.get(seq) ?? '',
+      scans === null ? new ScannedText(body) : scans.of(seq, body),
       clauses,
       weights.characters,
       weights.proximity > 0 ? weights.proximityScale : 0,

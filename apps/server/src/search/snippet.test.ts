@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/search/index.js';
-import { parseSearchQuery } from './query-parser.js';
-import { pageSnippet, SNIPPET_WORDS, snippetBuilder } from './snippet.js';
+import { passageNeedles, rescoreByPassage } from './passage.js';
+import { parseSearchQuery, positiveClauses } from './query-parser.js';
+import {
+  isWhiteSpacePastAscii,
+  pageSnippet,
+  SNIPPET_WORDS,
+  snippetBuilder,
+  snippetNeedles,
+  snippetsOfPages,
+} from './snippet.js';
+import { TextScans } from './text-scans.js';
 
 /** The snippet with readable markers: `[word]` for a mark, `…` for the ellipsis. */
 function shown(query: string, text: string): string | undefined {
@@ -87,5 +96,45 @@ describe('pageSnippet', () => {
       `${SNIPPET_ELLIPSIS}${SNIPPET_OPEN}Generics${SNIPPET_CLOSE}\nBounds`,
     );
     expect(pageSnippet(build, { body: 'x', title: 'y', headings: 'z' })).toBeNull();
+  });
+});
+
+describe('snippetsOfPages', () => {
+  it("gives the same snippets from the passage step's scans of the bodies as from scans of their own", () => {
+    const bodies = new Map([
+      [1, `${filler(0, 40)} Functional sorting of lists. ${filler(40, 40)} The function sorted() sorts.`],
+      [2, 'İstanbul: a sorted list of functions, sorting them by key.'],
+      [3, 'Nothing here.'],
+      [4, 'Key functions: functools.cmp_to_key sorts; the key function.'],
+    ]);
+    const pages = (seq: number) => ({
+      body: bodies.get(seq) ?? '',
+      title: 'Sorting HOW TO',
+      headings: 'Key functions',
+    });
+    for (const text of ['sort function', 'sorting functional key', '"key function" sort*', 'list sorted']) {
+      const parsed = parseSearchQuery(text);
+      const clauses = positiveClauses(parsed);
+      const scans = new TextScans([...passageNeedles({ clauses }), ...snippetNeedles(parsed)]);
+      // The passage step reads bodies 1 to 3; page 4 is read for its snippet only.
+      const ranked = [1, 2, 3].map((seq) => ({ seq, score: 1 }));
+      const read = new Map([...bodies].filter(([seq]) => seq !== 4));
+      expect(rescoreByPassage(ranked, read, { clauses }, undefined, scans)).toEqual(
+        rescoreByPassage(ranked, read, { clauses }),
+      );
+      expect(snippetsOfPages(parsed, [4, 2, 1, 3], pages, scans)).toEqual(
+        snippetsOfPages(parsed, [4, 2, 1, 3], pages),
+      );
+    }
+  });
+});
+
+describe('isWhiteSpacePastAscii', () => {
+  it('is \\s on every UTF-16 code unit past ASCII', () => {
+    const differing: string[] = [];
+    for (let code = 128; code <= 0xffff; code += 1)
+      if (isWhiteSpacePastAscii(code) !== /\s/.test(String.fromCharCode(code)))
+        differing.push(code.toString(16));
+    expect(differing).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/search/index.js';
 import { lightStem } from './light-stem.js';
 import { type ParsedQuery, positiveClauses } from './query-parser.js';
+import { ScannedText, type TextScans, wordStartsIn } from './text-scans.js';
 
 /** Words (runs of non-space) a snippet shows: about what FTS5's `snippet()` showed with 30 tokens. */
 export const SNIPPET_WORDS = 30;
 /** A word longer than this (a URL, a minified line) is cut where the snippet starts or ends. */
 const LONGEST_WORD = 40;
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const WORD_AT = /[\p{L}\p{N}]+/uy;
 const NEXT_WORD_AT = /[^\p{L}\p{N}]*([\p{L}\p{N}]+)/uy;
 const SPACE = /\s/;
@@ -46,7 +46,7 @@ interface Occurrence {
  * distinct clauses, then the most occurrences (as FTS5's `snippet()` scores a window), the first
  * such; the context is shared out before and after, started at a line start when one is among
  * the words before. Its occurrences are marked. `null` when the text holds no clause: Porter's
- * stems reach words these do not.
+ * stems reach words these do not. `scanned`: the text's scans when another step searched it too.
  *
  * @example
  * ```ts
@@ -54,11 +54,13 @@ interface Occurrence {
  * snippet('To sort a list, call sorted().'); // { text: 'To \u0001sort\u0002 a \u0001list\u0002, call sorted().', clauses: 2 }
  * ```
  */
-export function snippetBuilder(query: ParsedQuery): (text: string) => MarkedSnippet | null {
+export function snippetBuilder(
+  query: ParsedQuery,
+): (text: string, scanned?: ScannedText) => MarkedSnippet | null {
   const patterns = patternsOf(query);
-  return (text) => {
+  return (text, scanned) => {
     if (patterns.length === 0 || text === '') return null;
-    const occurrences = occurrencesOf(text, patterns);
+    const occurrences = occurrencesOf(scanned?.text === text ? scanned : new ScannedText(text), patterns);
     if (occurrences.length === 0) return null;
     return windowAround(text, occurrences);
   };
@@ -67,14 +69,15 @@ export function snippetBuilder(query: ParsedQuery): (text: string) => MarkedSnip
 /**
  * A returned page's snippet: of its body when the body holds a clause, else of its title or
  * headings (the one marking more clauses, the title on a tie), else `null` (the caller asks the
- * index, whose stems reach further).
+ * index, whose stems reach further). `body`: the body's scans when another step searched it too.
  */
 export function pageSnippet(
-  build: (text: string) => MarkedSnippet | null,
+  build: (text: string, scanned?: ScannedText) => MarkedSnippet | null,
   page: SnippetSource,
+  body?: ScannedText,
 ): string | null {
-  const body = build(page.body);
-  if (body !== null) return body.text;
+  const bodySnippet = build(page.body, body);
+  if (bodySnippet !== null) return bodySnippet.text;
   const title = build(page.title ?? '');
   const headings = build(page.headings);
   if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
@@ -91,23 +94,30 @@ export interface SnippetSource {
 /**
  * The snippets of the returned pages `seqs`, built from their text (`pageOf`: `undefined` for a
  * page gone meanwhile) by {@link pageSnippet}, and `unbuilt`: the pages none was built for, which
- * the caller may ask its index for (its stems reach further). What both stores share.
+ * the caller may ask its index for (its stems reach further). What both stores share. `scans`: the
+ * bodies' scans the passage step made (a body it read is not lower-cased and searched again).
  */
 export function snippetsOfPages(
   query: ParsedQuery,
   seqs: readonly number[],
   pageOf: (seq: number) => SnippetSource | undefined,
+  scans: TextScans | null = null,
 ): { snippets: Map<number, string>; unbuilt: number[] } {
   const build = snippetBuilder(query);
   const snippets = new Map<number, string>();
   const unbuilt: number[] = [];
   for (const seq of seqs) {
     const page = pageOf(seq);
-    const snippet = page === undefined ? null : pageSnippet(build, page);
+    const snippet = page === undefined ? null : pageSnippet(build, page, scans?.of(seq, page.body));
     if (snippet !== null) snippets.set(seq, snippet);
     else unbuilt.push(seq);
   }
   return { snippets, unbuilt };
+}
+
+/** The texts the snippets search for the query's words (see {@link TextScans}). */
+export function snippetNeedles(query: ParsedQuery): string[] {
+  return patternsOf(query).map((pattern) => pattern.start);
 }
 
 function patternsOf(query: ParsedQuery): Pattern[] {
@@ -158,12 +168,13 @@ function startOf(word: string): string {
 }
 
 /** Every occurrence of the patterns in `text`, in text order, overlapping ones left out. */
-function occurrencesOf(text: string, patterns: readonly Pattern[]): Occurrence[] {
-  const lower = lowerCased(text);
+function occurrencesOf(text: ScannedText, patterns: readonly Pattern[]): Occurrence[] {
+  // The text's scans are those of `toLowerCase`, whose offsets are the text's when it is as long.
+  const charForChar = text.lower.length === text.text.length;
+  const lower = charForChar ? text.lower : lowerCased(text.text);
   const found: Occurrence[] = [];
   for (const pattern of patterns) {
-    for (let at = lower.indexOf(pattern.start); at >= 0; at = lower.indexOf(pattern.start, at + 1)) {
-      if (at > 0 && LETTER_OR_DIGIT.test(lower[at - 1] ?? '')) continue;
+    for (const at of charForChar ? text.wordStarts(pattern.start) : wordStartsIn(lower, pattern.start)) {
       const end = phraseEnd(lower, at, pattern.words);
       if (end !== null) found.push({ at, end, clause: pattern.clause });
     }
@@ -296,7 +307,28 @@ function wordNumbers(text: string, occurrences: readonly Occurrence[]): number[]
 }
 
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(String.fromCharCode(code)));
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && isWhiteSpacePastAscii(code));
+}
+
+/**
+ * Whether the UTF-16 code unit `code` (past ASCII) is white space as `\s` has it: no-break and
+ * Unicode spaces, the line and paragraph separators and the byte-order mark. A comparison, not
+ * `\s` on a one-character string: the snippet's word count tests every character of the text
+ * between occurrences, most of them past ASCII in some manuals. `snippet.test.ts` compares it with
+ * `\s` on every code unit.
+ */
+export function isWhiteSpacePastAscii(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function wordStart(text: string, at: number): number {

@@ -17,7 +17,7 @@ import {
   vectorFromBytes,
   vectorToBytes,
 } from './embeddings.js';
-import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, rescoreByPassage } from './passage.js';
+import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, passageNeedles, rescoreByPassage } from './passage.js';
 import {
   allClausesOf,
   matchOf,
@@ -37,8 +37,9 @@ import {
   summaryOf,
 } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor, searchScopeOf } from './search-cursor.js';
-import { snippetsOfPages } from './snippet.js';
+import { snippetNeedles, snippetsOfPages } from './snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
+import { TextScans } from './text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
 
 /** Ranking and parsing knobs of {@link SqliteSearchIndex}; the defaults are the measured best. */
@@ -253,7 +254,9 @@ export class SqliteSearchIndex implements SearchIndexLike {
       this.passage.weight > 0 || this.passage.proximity > 0
         ? this.store.bodies(ranked.slice(0, this.passage.depth).map((r) => r.seq))
         : new Map<number, string>();
-    ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage);
+    // Each body lower-cased and searched once, for the passage step and the snippets.
+    const scans = new TextScans([...passageNeedles({ clauses }), ...snippetNeedles(parsed)]);
+    ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage, scans);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of tail) {
@@ -300,6 +303,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
       lexical,
       bodies,
       documents,
+      scans,
     );
     for (const { seq, score } of returned) {
       const doc = documents.get(seq);
@@ -381,14 +385,20 @@ export class SqliteSearchIndex implements SearchIndexLike {
     lexical: ReadonlySet<number>,
     bodies: ReadonlyMap<number, string>,
     documents: ReadonlyMap<number, MatchedDocument | undefined>,
+    scans: TextScans,
   ): Map<number, string> {
     const unread = this.store.bodies(seqs.filter((seq) => !bodies.has(seq)));
-    const { snippets, unbuilt } = snippetsOfPages(parsed, seqs, (seq) => {
-      const doc = documents.get(seq);
-      return (
-        doc && { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings }
-      );
-    });
+    const { snippets, unbuilt } = snippetsOfPages(
+      parsed,
+      seqs,
+      (seq) => {
+        const doc = documents.get(seq);
+        return (
+          doc && { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings }
+        );
+      },
+      scans,
+    );
     const unmarked = unbuilt.filter((seq) => lexical.has(seq));
     for (const [seq, snippet] of this.store.snippets(match, unmarked)) snippets.set(seq, snippet);
     return snippets;

@@ -7,7 +7,7 @@ import {
   vectorFromBytes,
   vectorToBytes,
 } from '../../search/embeddings.js';
-import { DEFAULT_PASSAGE_WEIGHTS, rescoreByPassage } from '../../search/passage.js';
+import { DEFAULT_PASSAGE_WEIGHTS, passageNeedles, rescoreByPassage } from '../../search/passage.js';
 import {
   neighbourPhrases,
   type ParsedQuery,
@@ -28,7 +28,7 @@ import {
   encodeSearchCursor,
   searchScopeOf,
 } from '../../search/search-cursor.js';
-import { snippetsOfPages } from '../../search/snippet.js';
+import { snippetNeedles, snippetsOfPages } from '../../search/snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
 import {
   chunkSnippet,
@@ -37,6 +37,7 @@ import {
   isPlainQuestion,
   siteOf,
 } from '../../search/sqlite-search-index.js';
+import { TextScans } from '../../search/text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
@@ -241,7 +242,9 @@ export class PostgresSearchIndex implements SearchIndexLike {
     // As on SQLite: of the best pages, those holding the question's words together in one passage first.
     const best = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
     const bodies = await this.bodiesOf(best);
-    ranked = rescoreByPassage(ranked, bodies, { clauses });
+    // As on SQLite: each body lower-cased and searched once, for the passage step and the snippets.
+    const scans = new TextScans([...passageNeedles({ clauses }), ...snippetNeedles(parsed)]);
+    ranked = rescoreByPassage(ranked, bodies, { clauses }, DEFAULT_PASSAGE_WEIGHTS, scans);
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
     for (const row of rows.slice(head.length)) {
@@ -278,6 +281,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
         const row = bySeq.get(seq)!;
         return { body: bodies.get(seq) ?? '', title: row.title, headings: row.headings };
       },
+      scans,
     );
     const lexical = new Set(rows.map((row) => row.seq));
     const headlines = await this.snippets(
