@@ -91,7 +91,7 @@ function boolean(name: string, value: string | undefined): boolean | undefined {
   );
 }
 
-/** The URL clients reach the server at: signed URLs and `Location` are built on it, so it must be one. */
+/** The URL clients reach the server at: signed screenshot URLs and the served OpenAPI document's server URL are built on it, so it must be one. */
 function publicUrl(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   let url: URL | undefined;

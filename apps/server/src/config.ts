@@ -26,7 +26,7 @@ export interface ServerConfig {
   port: number;
   /** Folder of the SQLite file, screenshots and the signing secret. */
   dataDir: string;
-  /** Base URL used in signed screenshot URLs and `Location` headers; derived from host/port when unset. */
+  /** Base URL of signed screenshot URLs and of the served OpenAPI document's server URL (`Location` headers are paths); derived from host/port when unset. */
   publicUrl?: string | undefined;
   /** Work items processed at once by this process's worker pool. */
   workerConcurrency: number;
