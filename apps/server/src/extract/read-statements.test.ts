@@ -43,10 +43,38 @@ describe('readShortSections', () => {
     ]);
   });
 
-  it('does not read a section of prose, of several blocks, or a list, table or code (read by their own readers)', () => {
+  it('does not read a section of prose, of several blocks, or a list or table (read by their own readers)', () => {
     const long = 'word '.repeat(60);
     const { $, index } = parse(
-      `<h2>Intro</h2><p>${long}</p><h2>Two</h2><p>a</p><p>b</p><h2>Colors</h2><ul><li>Sand</li><li>Moss</li></ul><h2>Code</h2><div><pre>x = 1</pre></div>`,
+      `<h2>Intro</h2><p>${long}</p><h2>Two</h2><p>a</p><p>b</p><h2>Colors</h2><ul><li>Sand</li><li>Moss</li></ul><h2>Sizes</h2><table><tr><td>S</td></tr></table>`,
+    );
+    const { found, add } = collect();
+    readShortSections($, index, pageUrl, add);
+    expect(found).toEqual([]);
+  });
+
+  it('reads a heading over one code block, in its wrappers, as the code it names (a SYNOPSIS, a signature)', () => {
+    const usage =
+      '<em>git add</em> [--verbose | -v] [--dry-run | -n]\n          [--] [&lt;pathspec&gt;&#8230;]';
+    const { $, index } = parse(
+      `<div class="sect1"><h2 id="_synopsis">SYNOPSIS</h2><div class="sectionbody"><div class="verseblock">
+      <pre class="content">${usage}</pre><div class="attribution"></div></div></div></div>
+      <h3>Signature</h3><pre>readFile(path[, options], callback)</pre>`,
+    );
+    const { found, add } = collect();
+    readShortSections($, index, pageUrl, add);
+    expect(found).toEqual([
+      ['SYNOPSIS', 'git add [--verbose | -v] [--dry-run | -n] [--] [<pathspec>…]', 'section'],
+      ['Signature', 'readFile(path[, options], callback)', 'section'],
+    ]);
+  });
+
+  it('does not read code with prose around it, several code blocks, or a listing', () => {
+    const listing = 'print(1)\n'.repeat(300);
+    const { $, index } = parse(
+      `<h2>Example</h2><div><p>Run this:</p><pre>make</pre></div>
+      <h2>Forms</h2><div><pre>a</pre><pre>b</pre></div>
+      <h2>Program</h2><pre>${listing}</pre>`,
     );
     const { found, add } = collect();
     readShortSections($, index, pageUrl, add);

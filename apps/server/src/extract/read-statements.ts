@@ -9,16 +9,36 @@ import { attrOf, BLOCK_TAGS, collapse, tagName } from './text-utils.js';
 export type AddStatement = (key: string, value: string | FactNode, evidence?: EvidenceKind) => void;
 
 const SECTION_HEADINGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
-/** Blocks read by their own readers, never as one short statement. */
+/** Blocks never read as one short statement of text: lists, tables and figures have readers of their own, code is read whole (`soleCode`) or not at all. */
 const STRUCTURED = new Set(['ul', 'ol', 'dl', 'table', 'pre', 'figure']);
 const STRUCTURED_SELECTOR = [...STRUCTURED].join(', ');
 /** A section this short is one statement ("Previous topic" → the topic's name), not prose. */
 const SHORT_SECTION = 200;
+/**
+ * A code block up to this long under its own heading is one statement (a
+ * manual's SYNOPSIS, a function's signature, about 25 lines at most), not a
+ * listing. Code wraps its lines, so it has more room than prose.
+ */
+const SHORT_CODE = 2000;
+
+/**
+ * The text of a section's only code block: the block is a `<pre>`, or holds
+ * one `<pre>` and no text besides it (AsciiDoc's `sectionbody` and
+ * `verseblock` wrappers). Undefined when the section is anything else.
+ */
+function soleCode($: CheerioAPI, block: unknown): string | undefined {
+  const $block = $(block as never);
+  const pres = tagName(block) === 'pre' ? [block] : $block.find('pre').toArray();
+  if (pres.length !== 1) return undefined;
+  const code = collapse($(pres[0] as never).text());
+  return code && code === collapse($block.text()) ? code : undefined;
+}
 
 /**
  * Short sections: a heading followed by a single short block and nothing
  * else before the next heading ("Previous topic" / its link, "NAME" / a
- * manual page's name line). The heading is the value's label.
+ * manual page's name line, "SYNOPSIS" / a manual's usage in one code
+ * block). The heading is the value's label.
  */
 export function readShortSections($: CheerioAPI, index: DomIndex, pageUrl: string, add: AddStatement): void {
   for (const heading of index.tags(SECTION_HEADINGS)) {
@@ -27,8 +47,15 @@ export function readShortSections($: CheerioAPI, index: DomIndex, pageUrl: strin
     const following = $(heading).nextAll().toArray();
     const end = following.findIndex((el) => SECTION_HEADINGS.has(tagName(el)) || tagName(el) === 'h1');
     const section = end < 0 ? following : following.slice(0, end);
-    if (section.length !== 1 || !BLOCK_TAGS.has(tagName(section[0]))) continue;
-    // Lists, tables and code have readers of their own (a list under a heading is its items, not one text).
+    if (section.length !== 1) continue;
+    // A heading over one code block names the code (SYNOPSIS, a signature): nothing else reads it as a value.
+    const code = soleCode($, section[0]);
+    if (code !== undefined) {
+      if (code.length <= SHORT_CODE) add(label, code, 'section');
+      continue;
+    }
+    if (!BLOCK_TAGS.has(tagName(section[0]))) continue;
+    // Lists and tables have readers of their own (a list under a heading is its items, not one text); code mixed with text is no statement.
     if (STRUCTURED.has(tagName(section[0])) || $(section[0]).find(STRUCTURED_SELECTOR).length > 0) continue;
     const text = collapse($(section[0]).text());
     if (text && text.length <= SHORT_SECTION)
