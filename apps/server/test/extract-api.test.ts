@@ -87,6 +87,24 @@ const TEMPTING_PAGE = `<!doctype html><html><head><title>Council approves the ne
 <p>Construction is expected to begin next spring and to take two years, the council said in a statement after the vote.</p>
 </article></body></html>`;
 
+/**
+ * A command's manual page as AsciiDoc writes one: the NAME line's summary, the
+ * usage in a code block under SYNOPSIS, prose under DESCRIPTION.
+ */
+const MANUAL_PAGE = `<!doctype html><html><head><title>tidy-notes(1)</title></head><body>
+<div id="header"><h1>tidy-notes(1) Manual Page</h1>
+<h2>NAME</h2><div class="sectionbody"><p>tidy-notes - Sort and merge note files</p></div></div>
+<div id="content">
+<div class="sect1"><h2 id="_synopsis">SYNOPSIS</h2><div class="sectionbody"><div class="verseblock">
+<pre class="content"><em>tidy-notes</em> [--dry-run | -n] [--into=&lt;file&gt;]
+           [--] &lt;note&gt;&#8230;</pre><div class="attribution"></div></div></div></div>
+<div class="sect1"><h2 id="_description">DESCRIPTION</h2><div class="sectionbody">
+<div class="paragraph"><p>Reads every note file given, sorts their entries by date and writes them into one file, keeping the newest copy of an entry that appears twice.</p></div>
+<div class="paragraph"><p>Nothing is written with --dry-run; the merged entries are listed instead.</p></div>
+</div></div></div></body></html>`;
+
+const MANUAL_USAGE = 'tidy-notes [--dry-run | -n] [--into=<file>] [--] <note>…';
+
 let site: FixtureSite;
 let server: TestServer;
 let call: ApiCall;
@@ -97,6 +115,7 @@ beforeAll(async () => {
   const routes: Record<string, FixtureRoute> = {
     '/lamp': { body: LAMP_PAGE },
     '/tempting': { body: TEMPTING_PAGE },
+    '/manual': { body: MANUAL_PAGE },
   };
   for (const c of cases) routes[`/cases/${c.file}`] = { body: c.html };
   site = new FixtureSite(routes);
@@ -349,6 +368,31 @@ describe('extraction results and content', () => {
     expect(JSON.stringify(data)).toContain('$1,299.00');
     const json = await call('GET', contentPath(results[0]!, 'json'));
     expect(json.body.content).toEqual(data);
+  });
+
+  // Regression: "synopsis" is a synonym of "summary" elsewhere, so the NAME line's summary was answered for it.
+  it('answers a manual page’s SYNOPSIS for "synopsis", and its NAME line for "summary"', async () => {
+    const byQuery = await extract({ urls: [`${site.url}/manual`], query: 'the synopsis of the command' });
+    expect(byQuery.run.status).toBe('completed');
+    expect((byQuery.results[0]!.data as { fields?: unknown }).fields).toMatchObject({
+      synopsis: MANUAL_USAGE,
+    });
+    const bySchema = await extract({
+      urls: [`${site.url}/manual`],
+      schema: {
+        type: 'object',
+        properties: {
+          command: { type: ['string', 'null'] },
+          synopsis: { type: ['string', 'null'] },
+          summary: { type: ['string', 'null'] },
+        },
+      },
+    });
+    expect(bySchema.results[0]!.data).toEqual({
+      command: 'tidy-notes',
+      synopsis: MANUAL_USAGE,
+      summary: 'Sort and merge note files',
+    });
   });
 
   it('works the same through POST /runs with type "extract"', async () => {

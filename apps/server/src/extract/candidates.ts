@@ -1,5 +1,5 @@
-import { EVIDENCE_STRENGTH, type EvidenceKind } from './evidence.js';
-import { MATCH_THRESHOLD, matchScore, type NameTarget } from './names.js';
+import { CONFIDENCE_FLOOR, EVIDENCE_STRENGTH, type EvidenceKind } from './evidence.js';
+import { MATCH_THRESHOLD, matchScore, type NameTarget, namesInOwnWords } from './names.js';
 import { type FactNode, type FactScalar, isNode } from './page-facts.js';
 
 /** A node to look for values in, and how much its place on the page adds to or takes from its evidence. */
@@ -35,7 +35,9 @@ const DEPTH_COST = 0.05;
 
 /**
  * Every entry of the contexts (and their children, `maxDepth` levels down)
- * whose key names the target, most trusted first.
+ * whose key names the target, most trusted first. Where a node states the
+ * target in its own words with confidence enough to answer, that node's
+ * keys that only stand for those words are left out (see {@link setAsideStandIns}).
  */
 export function findCandidates(contexts: Context[], target: NameTarget, maxDepth = 2): Candidate[] {
   const found: Candidate[] = [];
@@ -66,7 +68,27 @@ export function findCandidates(contexts: Context[], target: NameTarget, maxDepth
   contexts.forEach((context, index) => {
     walk(context.node, [], 0, context, index);
   });
-  return found.sort((a, b) => b.confidence - a.confidence);
+  return setAsideStandIns(found, target).sort((a, b) => b.confidence - a.confidence);
+}
+
+/**
+ * A synonym or a partial name stands in for a property's own words where a
+ * page does not use them. One node (an item, the meta tags, the page's
+ * visible structure) that holds both the own words and a stand-in keeps them
+ * apart: a manual page's `SYNOPSIS` section is its usage, and its `summary`
+ * (the NAME line) is something else, though "summary" is a synonym of
+ * "synopsis" elsewhere. So in a node where a key in the target's own words
+ * answers (its confidence reaches the floor), the node's other keys do not
+ * answer the target. Other nodes are left as they are: a different source
+ * that says it differently is still a witness.
+ */
+function setAsideStandIns(found: Candidate[], target: NameTarget): Candidate[] {
+  const answered = new Set<FactNode>();
+  const own = found.map((c) => namesInOwnWords(target, c.key));
+  found.forEach((c, i) => {
+    if (own[i] && c.confidence >= CONFIDENCE_FLOOR) answered.add(c.parent);
+  });
+  return answered.size === 0 ? found : found.filter((c, i) => own[i] || !answered.has(c.parent));
 }
 
 /**

@@ -562,6 +562,18 @@ export function matchScore(target: NameTarget, path: string[]): number {
   return Math.max(0, score - depthPenalty);
 }
 
+/**
+ * The key says what the target says in the target's own words, in any order
+ * (`synopsis` for synopsis, `datePublished` for published date), not by a
+ * synonym (`summary` for synopsis) or a part of them.
+ */
+export function namesInOwnWords(target: NameTarget, key: string): boolean {
+  const tokens = tokenize(key);
+  return (
+    tokens.length === target.tokens.length && subset(tokens, target.tokens) && subset(target.tokens, tokens)
+  );
+}
+
 /** Every token of each side equals, or shares a concept with, a token of the other (`highestPrice` ~ `highPrice`). */
 function tokenwiseSynonyms(a: string[], b: string[]): boolean {
   const close = (x: string, ys: string[]) =>
