@@ -103,6 +103,26 @@ const MANUAL_PAGE = `<!doctype html><html><head><title>tidy-notes(1)</title></he
 <div class="paragraph"><p>Nothing is written with --dry-run; the merged entries are listed instead.</p></div>
 </div></div></div></body></html>`;
 
+/**
+ * A manual page's OPTIONS as AsciiDoc writes them: a definition list in its
+ * `dlist` wrapper under the section's heading, two terms over one text, an
+ * option's values in a list of their own inside its text.
+ */
+const OPTIONS_PAGE = `<!doctype html><html><head><title>tidy-notes(1)</title></head><body>
+<div id="content">
+<div class="sect1"><h2 id="_options">OPTIONS</h2><div class="sectionbody"><div class="dlist"><dl>
+<dt class="hdlist1">-n</dt><dt class="hdlist1">--dry-run</dt>
+<dd><p>List the merged entries instead of writing them.</p></dd>
+<dt class="hdlist1">--order=&lt;order&gt;</dt>
+<dd><p>How entries are sorted:</p><div class="dlist"><dl>
+<dt class="hdlist1">date</dt>
+<dd><p>Oldest first.</p></dd>
+<dt class="hdlist1">title</dt>
+<dd><p>By title.</p></dd></dl></div></dd>
+<dt class="hdlist1">--into=&lt;file&gt;</dt>
+<dd><p>Write into &lt;file&gt; instead of the first note file.</p></dd>
+</dl></div></div></div></div></body></html>`;
+
 const MANUAL_USAGE = 'tidy-notes [--dry-run | -n] [--into=<file>] [--] <note>…';
 
 let site: FixtureSite;
@@ -116,6 +136,7 @@ beforeAll(async () => {
     '/lamp': { body: LAMP_PAGE },
     '/tempting': { body: TEMPTING_PAGE },
     '/manual': { body: MANUAL_PAGE },
+    '/options': { body: OPTIONS_PAGE },
   };
   for (const c of cases) routes[`/cases/${c.file}`] = { body: c.html };
   site = new FixtureSite(routes);
@@ -392,6 +413,43 @@ describe('extraction results and content', () => {
       command: 'tidy-notes',
       synopsis: MANUAL_USAGE,
       summary: 'Sort and merge note files',
+    });
+  });
+
+  // Regression: each option was read as a field of its own ("--dry-run"), and an "options" array found nothing.
+  it('answers a definition list under a heading as an array of objects named like the heading', async () => {
+    const bySchema = await extract({
+      urls: [`${site.url}/options`],
+      schema: {
+        type: 'object',
+        properties: {
+          options: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { option: { type: 'string' }, description: { type: 'string' } },
+            },
+          },
+        },
+      },
+    });
+    expect(bySchema.run.status).toBe('completed');
+    expect(bySchema.results[0]!.data).toEqual({
+      options: [
+        { option: '-n, --dry-run', description: 'List the merged entries instead of writing them.' },
+        {
+          option: '--order=<order>',
+          description: 'How entries are sorted: date Oldest first. title By title.',
+        },
+        { option: '--into=<file>', description: 'Write into <file> instead of the first note file.' },
+      ],
+    });
+    const byQuery = await extract({ urls: [`${site.url}/options`], query: 'the options' });
+    const lists = (byQuery.results[0]!.data as { lists?: Record<string, unknown[]> }).lists;
+    expect(lists?.OPTIONS).toHaveLength(3);
+    expect(lists?.OPTIONS?.[0]).toEqual({
+      term: '-n, --dry-run',
+      description: 'List the merged entries instead of writing them.',
     });
   });
 

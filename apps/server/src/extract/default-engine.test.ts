@@ -330,6 +330,83 @@ describe('DefaultExtractionEngine without a schema', () => {
   });
 });
 
+describe('DefaultExtractionEngine on definition lists under a heading', () => {
+  const optionsSchema = (itemProps: Record<string, SchemaProperty>, name = 'options'): ExtractionSchema => ({
+    type: 'object',
+    properties: { [name]: { type: 'array', items: { type: 'object', properties: itemProps } } },
+  });
+  const text: SchemaProperty = { type: 'string' };
+  // AsciiDoc's shape: the heading, then the list in sectionbody/dlist wrappers.
+  const manual = `<div class="sect1"><h2>OPTIONS</h2><div class="sectionbody"><div class="dlist"><dl>
+    <dt>-q</dt><dt>--quiet</dt><dd><p>Say less.</p></dd>
+    <dt>--into=&lt;file&gt;</dt><dd><p>Write into the file.</p></dd></dl></div></div></div>`;
+
+  it('reads each term as an item: the term under a property named like the heading, its text as description', async () => {
+    expect(await dataOf(manual, optionsSchema({ option: text, description: text }))).toEqual({
+      options: [
+        { option: '-q, --quiet', description: 'Say less.' },
+        { option: '--into=<file>', description: 'Write into the file.' },
+      ],
+    });
+  });
+
+  it('gives the term to a property called name or term, whatever the heading', async () => {
+    const html = `<h3>Environment</h3><dl><dt>HOME</dt><dd>The home directory.</dd><dt>PAGER</dt><dd>The pager.</dd></dl>`;
+    expect(await dataOf(html, optionsSchema({ name: text, description: text }, 'environment'))).toEqual({
+      environment: [
+        { name: 'HOME', description: 'The home directory.' },
+        { name: 'PAGER', description: 'The pager.' },
+      ],
+    });
+    expect(await dataOf(html, optionsSchema({ term: text }, 'environment'))).toEqual({
+      environment: [{ term: 'HOME' }, { term: 'PAGER' }],
+    });
+    const described = `<h3>Descriptions</h3><dl><dt>HOME</dt><dd>The home.</dd><dt>PAGER</dt><dd>The pager.</dd></dl>`;
+    expect(await dataOf(described, optionsSchema({ name: text, description: text }, 'descriptions'))).toEqual(
+      {
+        descriptions: [
+          { name: 'HOME', description: 'The home.' },
+          { name: 'PAGER', description: 'The pager.' },
+        ],
+      },
+    );
+  });
+
+  it('takes the list whose heading ends in the word the query names', async () => {
+    const html = `<div><h3>4.2. Files</h3><dl><dt>a.conf</dt><dd>Settings.</dd><dt>b.log</dt><dd>The log.</dd></dl></div>
+      <div><h3>4.3. Memcheck Command-Line Options</h3><dl><dt>--leak-check</dt><dd>Search for leaks.</dd>
+      <dt>--track-origins</dt><dd>Track where values come from.</dd></dl></div>`;
+    const schema = optionsSchema({ name: text, description: text }, 'flags');
+    const data = await dataOf(html, schema, 'the command-line options');
+    expect((data.flags as { name: string }[]).map((f) => f.name)).toEqual([
+      '--leak-check',
+      '--track-origins',
+    ]);
+    // Without the query, the first list that fits.
+    expect(((await dataOf(html, schema)).flags as { name: string }[])[0]?.name).toBe('a.conf');
+  });
+
+  it('answers a query without a schema with the lists whose heading it names', async () => {
+    const data = await dataOf(manual, undefined, 'the options');
+    expect(data.lists).toEqual({
+      OPTIONS: [
+        { term: '-q, --quiet', description: 'Say less.' },
+        { term: '--into=<file>', description: 'Write into the file.' },
+      ],
+    });
+    expect(data.facts).toMatchObject({ '--quiet': 'Say less.', '--into=<file>': 'Write into the file.' });
+    expect((await dataOf(manual, undefined, 'the files')).lists).toBeUndefined();
+  });
+
+  it('reads no list from a definition list without a heading, or with one term', async () => {
+    const schema = optionsSchema({ option: text, description: text });
+    expect(
+      await dataOf('<dl><dt>-q</dt><dd>Say less.</dd><dt>-v</dt><dd>Say more.</dd></dl>', schema),
+    ).toEqual({});
+    expect(await dataOf('<h2>OPTIONS</h2><dl><dt>-q</dt><dd>Say less.</dd></dl>', schema)).toEqual({});
+  });
+});
+
 describe('DefaultExtractionEngine on a JSON body', () => {
   it('reads the JSON document as structured data', async () => {
     const body = JSON.stringify({

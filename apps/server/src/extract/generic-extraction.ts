@@ -2,7 +2,7 @@ import { type Context, findCandidates } from './candidates.js';
 import { coerceScalar } from './coerce.js';
 import { CONFIDENCE_FLOOR } from './evidence.js';
 import { nameTarget, tokenize } from './names.js';
-import { type FactNode, type FactScalar, isNode, type PageFacts } from './page-facts.js';
+import { type FactNode, type FactScalar, isNode, type PageFacts, valuesOf } from './page-facts.js';
 import { fillObject } from './schema-filler.js';
 
 /** The fields every schema-less answer tries to fill. */
@@ -37,7 +37,8 @@ const MAX_MATCHES = 5;
  * `author`, `datePublished`, `image`, `siteName` (each only when found),
  * `type` (schema.org type of the main item), `fields` (for each content word
  * of the query that names something on the page — "price", "salary" — its
- * value), `data` (the main structured item as plain JSON), `facts` (the
+ * value), `lists` (keyed by its heading, each definition list whose
+ * heading's last word the query names, as its terms and texts), `data` (the main structured item as plain JSON), `facts` (the
  * page's "Label: value" pairs, lists as arrays) and `matches` (up to five
  * sentences of the page with the most query words).
  */
@@ -71,6 +72,8 @@ export function extractGeneric(
     }
   }
   if (Object.keys(fields).length > 0) out.fields = fields;
+  const lists = termLists(facts, words);
+  if (Object.keys(lists).length > 0) out.lists = lists;
   if (main) out.data = nodeToJson(main, 0);
 
   const pairs: Record<string, string | string[]> = {};
@@ -99,6 +102,28 @@ export function extractGeneric(
     if (scored.length > 0) out.matches = scored.map((x) => x.s);
   }
   return out;
+}
+
+/**
+ * The definition lists whose heading's last word the query names ("the
+ * options" for "Command-Line Options"), keyed by their heading: each term
+ * with its text. The first such list per word.
+ */
+function termLists(
+  facts: PageFacts,
+  words: string[],
+): Record<string, { term: string; description: string }[]> {
+  const lists: Record<string, { term: string; description: string }[]> = {};
+  for (const word of words) {
+    const list = facts.tables.find((t) => t.terms && tokenize(t.caption).at(-1) === word);
+    if (!list) continue;
+    if (list.caption in lists) continue;
+    lists[list.caption] = list.rows.map((row) => ({
+      term: String(valuesOf(row, 'term')[0] ?? ''),
+      description: String(valuesOf(row, 'description')[0] ?? ''),
+    }));
+  }
+  return lists;
 }
 
 /** A fact node as plain JSON: repeated keys become arrays, `@type` kept. */

@@ -52,8 +52,11 @@ export interface PageFacts {
   readability: FactNode | undefined;
   /** The visible structure: headings, bylines, times, "Label: value" pairs, definition lists, tables, lists, patterns. */
   structure: FactNode;
-  /** Tables with a header row: each row as a node keyed by the header cells. */
-  tables: { caption: string; headers: string[]; rows: FactNode[] }[];
+  /**
+   * Tables with a header row: each row as a node keyed by the header cells; and definition lists under a
+   * heading (`terms: true`), each term and its text as a row (`read-structure.ts`).
+   */
+  tables: { caption: string; headers: string[]; rows: FactNode[]; terms?: true }[];
   /** The page's visible text, one line per block, whitespace collapsed within lines (for query matching). */
   text: string;
 }

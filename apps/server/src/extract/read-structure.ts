@@ -120,8 +120,11 @@ export function readStructure(
     );
   }
 
+  const termLists: PageFacts['tables'] = [];
   for (const dl of index.tag('dl')) {
     let label = '';
+    let terms: string[] = [];
+    const pairs: [string, string][] = [];
     // Only this list's own terms: a list nested in a <dd> (a manual's option with its values) is read
     // as a list of its own, and reading it here too gave each of its terms twice.
     $(dl)
@@ -129,9 +132,17 @@ export function readStructure(
       .filter((_, el) => $(el).closest('dl')[0] === dl)
       .each((_, el) => {
         const text = collapse($(el).text());
-        if (tagName(el) === 'dt') label = text;
-        else if (label && text) add(label, text);
+        if (tagName(el) === 'dt') {
+          label = text;
+          if (text) terms.push(text);
+          return;
+        }
+        if (label && text) add(label, text);
+        if (terms.length > 0 && text) pairs.push([terms.join(', '), text]);
+        terms = [];
       });
+    const list = termList(headingBefore($(dl)), pairs);
+    if (list) termLists.push(list);
   }
 
   const tables: PageFacts['tables'] = [];
@@ -172,6 +183,9 @@ export function readStructure(
     tables.push({ caption, headers, rows: rowNodes });
     if (caption) for (const row of rowNodes) add(caption, row, 'table');
   }
+
+  // After the real tables, so that a table wins a tie with a definition list.
+  tables.push(...termLists);
 
   // Innermost blocks: "Label: value" lines, and label/value element pairs.
   // Blocks holding other blocks are marked once, walking up from each block.
@@ -261,6 +275,35 @@ export function readStructure(
     .find((t) => t.length >= 80 && !LABEL_VALUE.test(t));
   if (paragraph) add('description', paragraph, 'pattern');
   return { structure: node, tables, text };
+}
+
+/** The keys a term of a definition list is read under, besides its heading's head noun: what a term is called. */
+const TERM_KEYS = ['term', 'name'];
+/** The last word of a heading, its head noun in English ("Memcheck Command-Line Options" → "Options"). */
+const HEAD_NOUN = /([\p{L}][\p{L}\p{N}_]*)[^\p{L}\p{N}]*$/u;
+
+/**
+ * A definition list under a heading read as a table of two columns: each
+ * term (several `<dt>`s over one `<dd>` joined by commas) with its text
+ * (`description`), the term keyed `term`, `name` and the heading's head noun
+ * ("OPTIONS", whose singular names an `option` property), so an
+ * array-of-objects property named like the heading gets one item per term
+ * (`bestTable` in `schema-filler.ts`). The terms were only read one by one as
+ * "Label: value" facts, so an "options" property found nothing. Needs a
+ * heading and two terms: a lone term is a label.
+ */
+function termList(heading: string, pairs: [string, string][]): PageFacts['tables'][number] | undefined {
+  if (!heading || pairs.length < 2) return undefined;
+  const noun = HEAD_NOUN.exec(heading)?.[1];
+  // A heading "Description(s)" or "Terms" is no name for the term: the text is the description.
+  const termKeys = noun && !/^(?:term|name|description)s?$/i.test(noun) ? [noun, ...TERM_KEYS] : TERM_KEYS;
+  const rows = pairs.map(([term, text]) => {
+    const row = newNode('structure', 'table');
+    for (const key of termKeys) row.entries.push({ key, value: term });
+    row.entries.push({ key: 'description', value: text });
+    return row;
+  });
+  return { caption: heading, headers: [...termKeys, 'description'], rows, terms: true };
 }
 
 /**

@@ -378,7 +378,7 @@ function fillArray(
     if (items.length > 0) return { found: true, value: items };
   }
   if (objectItems) {
-    const rows = bestTable(itemSchema, target, scope.facts);
+    const rows = bestTable(itemSchema, target, scope);
     if (rows) {
       const items = fillObjectItems(itemSchema, rows, scope, path);
       if (items.length > 0) return { found: true, value: items };
@@ -424,21 +424,34 @@ function fillScalarItems(
   return items;
 }
 
-/** The table whose caption names the property, or whose header cells name most of the item's properties. */
-function bestTable(itemSchema: SchemaProperty, target: NameTarget, facts: PageFacts): FactNode[] | undefined {
+/**
+ * The table whose caption names the property (or whose caption's last word the
+ * query names: "the options" for a table or definition list under "Command-Line
+ * Options"), or whose header cells name most of the item's properties.
+ */
+function bestTable(itemSchema: SchemaProperty, target: NameTarget, scope: FillScope): FactNode[] | undefined {
   const childTargets = Object.entries(itemSchema.properties ?? {}).map(([n, p]) =>
     nameTarget(n, p.description),
   );
   let best: { rows: FactNode[]; score: number } | undefined;
-  for (const table of facts.tables) {
+  for (const table of scope.facts.tables) {
     const named = childTargets.filter((t) =>
       table.headers.some((h) => matchScore(t, [h]) >= MATCH_THRESHOLD),
     ).length;
-    const captionBonus = table.caption && matchScore(target, [table.caption]) >= MATCH_THRESHOLD ? 1 : 0;
-    const score = named + captionBonus;
+    const captionNamed =
+      table.caption !== '' &&
+      (matchScore(target, [table.caption]) >= MATCH_THRESHOLD ||
+        queryNames(table.caption, scope.queryTokens));
+    const score = named + (captionNamed ? 1 : 0);
     if (named * 2 >= childTargets.length && named > 0 && (!best || score > best.score)) {
       best = { rows: table.rows, score };
     }
   }
   return best?.rows;
+}
+
+/** Whether the query names a caption's last word (its head noun in English: "Command-Line Options"). */
+function queryNames(caption: string, query: ReadonlySet<string> | undefined): boolean {
+  const last = tokenize(caption).at(-1);
+  return last !== undefined && query?.has(last) === true;
 }
