@@ -407,6 +407,21 @@ describe('DefaultExtractionEngine on definition lists under a heading', () => {
   });
 });
 
+describe('DefaultExtractionEngine on names that Object.prototype also has', () => {
+  // Labels and headings are page text: `constructor`, `toString` and `__proto__` are names like any other.
+  const html = `<h2>constructor</h2><dl><dt>constructor</dt><dd>Makes one.</dd><dt>toString</dt><dd>Text.</dd>
+    <dt>__proto__</dt><dd>The prototype.</dd></dl>`;
+
+  it('answers a query with those labels and headings as keys', async () => {
+    const data = await dataOf(html, undefined, 'the constructor');
+    // As the API answers it (a `__proto__` key in an object literal would set the prototype instead).
+    expect(JSON.parse(JSON.stringify(data.facts))).toEqual(
+      JSON.parse('{"constructor":"Makes one.","toString":"Text.","__proto__":"The prototype."}'),
+    );
+    expect(Object.keys(data.lists as object)).toEqual(['constructor']);
+  });
+});
+
 describe('DefaultExtractionEngine on a JSON body', () => {
   it('reads the JSON document as structured data', async () => {
     const body = JSON.stringify({

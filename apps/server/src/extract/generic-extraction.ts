@@ -76,7 +76,8 @@ export function extractGeneric(
   if (Object.keys(lists).length > 0) out.lists = lists;
   if (main) out.data = nodeToJson(main, 0);
 
-  const pairs: Record<string, string | string[]> = {};
+  // No prototype: a label is page text (see nodeToJson).
+  const pairs: Record<string, string | string[]> = Object.create(null);
   for (const entry of facts.structure.entries) {
     if (READER_KEYS.has(entry.key) || isNode(entry.value)) continue;
     const value = String(entry.value);
@@ -113,22 +114,27 @@ function termLists(
   facts: PageFacts,
   words: string[],
 ): Record<string, { term: string; description: string }[]> {
-  const lists: Record<string, { term: string; description: string }[]> = {};
+  // A Map: a heading is page text, and `constructor` or `__proto__` must be keys like any other.
+  const lists = new Map<string, { term: string; description: string }[]>();
   for (const word of words) {
     const list = facts.tables.find((t) => t.terms && tokenize(t.caption).at(-1) === word);
-    if (!list) continue;
-    if (list.caption in lists) continue;
-    lists[list.caption] = list.rows.map((row) => ({
-      term: String(valuesOf(row, 'term')[0] ?? ''),
-      description: String(valuesOf(row, 'description')[0] ?? ''),
-    }));
+    if (!list || lists.has(list.caption)) continue;
+    lists.set(
+      list.caption,
+      list.rows.map((row) => ({
+        term: String(valuesOf(row, 'term')[0] ?? ''),
+        description: String(valuesOf(row, 'description')[0] ?? ''),
+      })),
+    );
   }
-  return lists;
+  return Object.fromEntries(lists);
 }
 
 /** A fact node as plain JSON: repeated keys become arrays, `@type` kept. */
 export function nodeToJson(node: FactNode, depth: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: keys are page text, and one called `constructor` or `__proto__` is a key like any other
+  // (on a plain object the first read the inherited function and became `[null, value]`, the second was lost).
+  const out: Record<string, unknown> = Object.create(null);
   if (node.types.length > 0) out['@type'] = node.types.length === 1 ? node.types[0] : node.types;
   const convert = (v: FactScalar | FactNode): unknown =>
     isNode(v) ? (depth < 4 ? nodeToJson(v, depth + 1) : undefined) : v;
