@@ -104,6 +104,28 @@ describe('ExtractionSchema limits', () => {
     );
   });
 
+  it('rejects a required name that only an object inherits (toString, constructor)', () => {
+    expectIssueAt(
+      ExtractionSchema,
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'toString', 'constructor'] },
+      ['required', 1],
+    );
+    const nested = {
+      type: 'object',
+      properties: { a: { type: 'object', properties: {}, required: ['constructor'] } },
+    };
+    expectIssueAt(ExtractionSchema, nested, ['properties', 'a', 'required', 0]);
+  });
+
+  it('accepts properties named like inherited members', () => {
+    const inherited = {
+      type: 'object',
+      properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+      required: ['constructor', 'toString'],
+    };
+    expect(ExtractionSchema.parse(inherited)).toEqual(inherited);
+  });
+
   it(`rejects nesting deeper than ${LIMITS.maxSchemaDepth} levels and accepts exactly that depth`, () => {
     const nested = (depth: number): Record<string, unknown> =>
       depth === 1 ? { type: 'string' } : { type: 'object', properties: { child: nested(depth - 1) } };

@@ -96,7 +96,8 @@ function checkSchemaNode(
     });
   }
   node.required?.forEach((name, index) => {
-    if (!(name in properties)) {
+    // Own names only: `in` also finds inherited ones, so `required: ["toString"]` passed undeclared.
+    if (!Object.hasOwn(properties, name)) {
       ctx.addIssue({
         code: 'custom',
         path: [...path, 'required', index],
