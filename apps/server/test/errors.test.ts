@@ -103,6 +103,28 @@ describe('4xx answers of api-v1.md', () => {
     );
   });
 
+  it('400 for a body with a __proto__ key, however it is spelled; a property named constructor is kept', async () => {
+    const proto = [
+      '{"urls":["https://a.example/"],"schema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}',
+      '{"urls":["https://a.example/"],"__proto__":{"screenshot":true}}',
+      '{"urls":["https://a.example/"],"query":"x","schema":{"type":"object","properties":{"\\u005f_proto__":{}}}}',
+      '{"urls":["https://a.example/"],"query":"x","constructor":{"prototype":{"polluted":true}}}',
+    ];
+    for (const body of proto) {
+      const error = expectError(await call('POST', '/api/v1/extract', body), 400, 'invalid_request');
+      expect(error.message).toMatch(/__proto__/);
+    }
+    const schema = {
+      type: 'object',
+      properties: { constructor: { type: 'string' }, toString: { type: 'string' } },
+      required: ['constructor'],
+    };
+    const created = await call('POST', '/api/v1/extract', { urls: ['https://a.example/'], schema });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body.params.schema).toEqual(schema);
+    await call('DELETE', `/api/v1/runs/${created.body.id}`);
+  });
+
   it('400 for an extraction schema that is not valid JSON Schema', async () => {
     const error = expectError(
       await call('POST', '/api/v1/extract', {
