@@ -9,7 +9,7 @@ import type { RunsTreeProvider } from './runs-tree-provider.js';
  * rows, that is when the view is first shown.
  */
 export class DeferredTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
-  readonly #changed = new vscode.EventEmitter<RunsNode | undefined>();
+  readonly #changed = new vscode.EventEmitter<RunsNode[] | undefined>();
   readonly onDidChangeTreeData = this.#changed.event;
   readonly #load: () => Promise<RunsTreeProvider>;
   #provider: RunsTreeProvider | undefined;
@@ -24,7 +24,7 @@ export class DeferredTreeProvider implements vscode.TreeDataProvider<RunsNode>, 
       const provider = await this.#load();
       if (!this.#provider) {
         this.#provider = provider;
-        this.#forwarding = provider.onDidChangeTreeData((node) => this.#changed.fire(node));
+        this.#forwarding = provider.onDidChangeTreeData((nodes) => this.#changed.fire(nodes));
       }
     }
     return this.#provider;

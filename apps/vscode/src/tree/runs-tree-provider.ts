@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { merge, Subject, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection.js';
 import type { RunFilter } from '../runs/run-types.js';
@@ -6,6 +6,7 @@ import { type RunsLoader, StaleLoadError } from '../runs/runs-loader.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import type { Log } from '../ui/log.js';
 import { runsViewActions } from '../ui/runs-view-message.js';
+import { coalesceRedraws, TREE_REDRAW_SPACING_MS } from './coalesce-redraws.js';
 import type { NodeView, RunsNode, RunsTreeModel } from './runs-tree-model.js';
 
 /**
@@ -15,7 +16,7 @@ import type { NodeView, RunsNode, RunsTreeModel } from './runs-tree-model.js';
  * says changed.
  */
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
-  readonly #changed = new vscode.EventEmitter<RunsNode | undefined>();
+  readonly #changed = new vscode.EventEmitter<RunsNode[] | undefined>();
   readonly onDidChangeTreeData = this.#changed.event;
   readonly #model: RunsTreeModel;
   readonly #store: RunsStore;
@@ -23,6 +24,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   readonly #connection: Connection;
   readonly #log: Log;
   readonly #subscription: Subscription;
+  readonly #redrawAll = new Subject<undefined>();
 
   constructor(model: RunsTreeModel, store: RunsStore, loader: RunsLoader, connection: Connection, log: Log) {
     this.#model = model;
@@ -30,12 +32,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     this.#loader = loader;
     this.#connection = connection;
     this.#log = log;
-    this.#subscription = model.changes$.subscribe((node) => this.#changed.fire(node));
+    this.#subscription = merge(model.changes$, this.#redrawAll)
+      .pipe(coalesceRedraws<RunsNode>(TREE_REDRAW_SPACING_MS))
+      .subscribe((nodes) => this.#changed.fire(nodes));
   }
 
   /** Redraws every node (the relative times move on; nothing is requested). */
   redrawAll(): void {
-    this.#changed.fire(undefined);
+    this.#redrawAll.next(undefined);
   }
 
   getTreeItem(node: RunsNode): vscode.TreeItem {

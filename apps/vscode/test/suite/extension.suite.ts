@@ -547,6 +547,50 @@ export function defineExtensionSuite(): void {
       }
     });
 
+    test('a run whose counts change every 100 ms is redrawn as they change, not once they stop', async () => {
+      const created = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
+      await vscode.commands.executeCommand('webdata.runs.focus');
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      await waitFor('the run listed and ended', async () =>
+        (await runNode(created.id)) && terminal(created.id) ? true : undefined,
+      );
+      const node = (await runNode(created.id))!;
+      const base = storeRun(created.id)!;
+      const provider = services.provider;
+      // VS Code asks for a node's tree item when it redraws it: each ask is one redraw drawn.
+      const drawn: number[] = [];
+      const getTreeItem = provider.getTreeItem.bind(provider);
+      provider.getTreeItem = (asked: RunsNode) => {
+        if (asked === node) drawn.push(Date.now());
+        return getTreeItem(asked);
+      };
+      try {
+        // As the snapshots of a crawl of hundreds of pages come: its counts move every 100 ms for 3 s.
+        const start = Date.now();
+        for (let i = 1; i <= 30; i++) {
+          services.store.applySnapshot({
+            ...base,
+            updated_at: new Date(Date.parse(base.updated_at ?? base.created_at) + i).toISOString(),
+            stats: {
+              total: 300,
+              queued: 300 - 10 * i,
+              running: 0,
+              succeeded: 10 * i,
+              failed: 0,
+              cancelled: 0,
+            },
+          });
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const during = drawn.filter((at) => at >= start && at < start + 3_000);
+        // VS Code waits for 200 ms without a change before it redraws: fired at every change, none was drawn.
+        assert.ok(during.length >= 5, `redrawn ${during.length} times in 3 s of changes every 100 ms`);
+      } finally {
+        Reflect.deleteProperty(provider, 'getTreeItem');
+        await client.runs.delete(created.id).catch(() => undefined);
+      }
+    });
+
     test('a search whose service goes away says so, and the Runs view learns of it', async () => {
       // The collections are listed, then the service goes away as the search is sent.
       const proxy = await forwardingProxy(env.baseUrl, {

@@ -8,7 +8,15 @@ import { defineExtensionSuite } from './extension.suite.js';
  * development is installed, and ends the test run with its outcome.
  */
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 120_000, reporter: 'spec' });
+  // WEBDATA_SUITE_GREP: only the tests whose title contains it (one test while working on it).
+  const grep = process.env.WEBDATA_SUITE_GREP;
+  const mocha = new Mocha({
+    ui: 'tdd',
+    color: false,
+    timeout: 120_000,
+    reporter: 'spec',
+    ...(grep ? { grep } : {}),
+  });
   // The suites are bundled into this file: give them mocha's globals, then let them declare their tests.
   mocha.suite.emit('pre-require', globalThis, 'webdata-suite', mocha);
   defineExtensionSuite();
