@@ -172,6 +172,29 @@ describe('LiveRuns', () => {
     expect(api.openWatches.map((watch) => watch.ids)).toEqual([['run_2']]);
   });
 
+  it('says the service answers again as soon as the watch brings a new snapshot, not at the next refresh', async () => {
+    const { api, loader, live, failures } = setup([makeRun('run_1')]);
+    let answered = 0;
+    live.answered$.subscribe(() => {
+      answered += 1;
+    });
+    await loader.loadFirstPage();
+    // The service restarts: the list refresh fails while the watch rides the outage out.
+    api.failWith = new Error('connect ECONNREFUSED 127.0.0.1:8787');
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(failures.map((failure) => failure.source)).toEqual(['refresh']);
+    expect(answered).toBe(0);
+    api.failWith = undefined;
+    const [watch] = api.openWatches;
+    // The same snapshot again (a late subscriber's replay) proves nothing; a changed one does.
+    watch!.subscriber.next(makeRun('run_1'));
+    expect(answered).toBe(0);
+    watch!.subscriber.next(
+      makeRun('run_1', { stats: { total: 3, queued: 1, running: 1, succeeded: 1, failed: 0, cancelled: 0 } }),
+    );
+    expect(answered).toBe(1);
+  });
+
   it('stops everything when the connection goes, and starts again on a new one', async () => {
     const { api, loader, api$ } = setup([makeRun('run_1')]);
     await loader.loadFirstPage();

@@ -61,8 +61,9 @@ export class LiveRuns {
   readonly failures$ = this.#failures.asObservable();
   readonly #answered = new Subject<void>();
   /**
-   * A list refresh got its answer: the service answers (again) with this key. The caller marks
-   * the connection good, since after a failure nothing else may be redrawn to say so.
+   * The service answered (again) with this key: a list refresh got its answer, or the watch
+   * brought a run's new snapshot. The caller marks the connection good, since after a failure
+   * nothing else may be redrawn to say so.
    */
   readonly answered$ = this.#answered.asObservable();
 
@@ -104,7 +105,12 @@ export class LiveRuns {
         switchMap((plan) => {
           if (plan.kind !== 'restart') return EMPTY;
           return api.watchMany(plan.ids).pipe(
-            tap((run) => this.#store.applySnapshot(run)),
+            tap((run) => {
+              // A new snapshot is a fresh answer of the service (one replayed from the watch's cache changes
+              // nothing): the view's line stops saying the connection was lost as soon as the runs move
+              // again after an outage, not at the next list refresh, up to refreshMs later.
+              if (this.#store.applySnapshot(run)) this.#answered.next();
+            }),
             catchError((error: unknown) => {
               this.#failures.next({ source: 'watch', error });
               watchSet.reset();
