@@ -265,6 +265,51 @@ export function defineExtensionSuite(): void {
       await assert.rejects(client.runs.get(run.id), /not found/i);
     });
 
+    test('deleted from its row, the run below it takes the focus and the selection', async () => {
+      const older = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/kettle`] });
+      const newer = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
+      await vscode.commands.executeCommand('webdata.runs.focus');
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('both runs in the tree', async () =>
+        (await runNode(older.id)) ? runNode(newer.id) : undefined,
+      );
+      assert.equal(
+        await vscode.commands.executeCommand('webdata.run.delete', node, { confirm: false }),
+        true,
+      );
+      // Without it the focus went with the row: the next arrow key started again at the top of the view.
+      await waitFor('the run below selected', () =>
+        services.treeView.selection[0]?.id === older.id ? true : undefined,
+      );
+      await client.runs.delete(older.id).catch(() => undefined);
+    });
+
+    test('Load more… hands its place, focus and selection, to the first run it brought', async () => {
+      const ids: string[] = [];
+      for (const slug of ['lamp', 'chair', 'kettle']) {
+        ids.push((await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/${slug}`] })).id);
+      }
+      const settings = vscode.workspace.getConfiguration('webdata');
+      await settings.update('runs.pageSize', 2, vscode.ConfigurationTarget.Global);
+      try {
+        await vscode.commands.executeCommand('webdata.runs.focus');
+        await vscode.commands.executeCommand('webdata.runs.refresh');
+        const more = await waitFor('two runs and Load more', async () => {
+          const roots = await rootNodes();
+          return roots.length === 3 && roots[2]?.kind === 'more-runs' ? roots[2] : undefined;
+        });
+        await vscode.commands.executeCommand('webdata.loadMore', more);
+        // Newest first: the oldest of the three, the lamp's run, is the first the second page brought.
+        await waitFor('the first loaded run selected', () =>
+          services.treeView.selection[0]?.id === ids[0] ? true : undefined,
+        );
+      } finally {
+        await settings.update('runs.pageSize', undefined, vscode.ConfigurationTarget.Global);
+        await Promise.all(ids.map((id) => client.runs.delete(id).catch(() => undefined)));
+        await vscode.commands.executeCommand('webdata.runs.refresh');
+      }
+    });
+
     test("a run's details open in a Markdown tab: its request and timings; the same tab again", async () => {
       const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/chair`], limit: 1 });
       await vscode.commands.executeCommand('webdata.runs.refresh');

@@ -8,7 +8,7 @@ import { defineExtensionSuite } from './extension.suite.js';
  * development is installed, and ends the test run with its outcome.
  */
 export function run(): Promise<void> {
-  // WEBDATA_SUITE_GREP: only the tests whose title contains it (one test while working on it).
+  // WEBDATA_SUITE_GREP: only the tests whose title matches it, a regular expression (one test while working on it).
   const grep = process.env.WEBDATA_SUITE_GREP;
   const mocha = new Mocha({
     ui: 'tdd',
