@@ -16,7 +16,17 @@ export interface RunResults {
   items: Result[];
   nextCursor: string | null;
   load: LoadState;
+  /** When the first page was loaded (the store's clock), for {@link RESULTS_REFRESH_MS}. */
+  loadedAt?: number | undefined;
 }
+
+/**
+ * The results of a run in flight are read again at most this often, however
+ * often its snapshot changes; a change of status (it ended, or a retry began)
+ * reads them again at once. Redrawn at every snapshot (four a second on a busy
+ * crawl), an expanded run in flight had asked for its results 39 times in 10 s.
+ */
+export const RESULTS_REFRESH_MS = 2_000;
 
 const UNLOADED: RunResults = { items: [], nextCursor: null, load: { state: 'unloaded' } };
 
@@ -36,6 +46,12 @@ export class RunsStore {
   #list: LoadState = { state: 'unloaded' };
   #filter: RunFilter = {};
   readonly #results = new Map<string, RunResults>();
+  readonly #clock: () => number;
+
+  /** `clock`: milliseconds, for the age of loaded results (virtual in tests). */
+  constructor(clock: () => number = Date.now) {
+    this.#clock = clock;
+  }
 
   /** The runs, newest first. */
   get runs(): Run[] {
@@ -153,7 +169,8 @@ export class RunsStore {
   /**
    * A snapshot of a run from a watch. Returns true when it changed anything
    * (a redraw of that run is then announced; its results, which may have
-   * grown, are forgotten so that an expanded run reloads them).
+   * grown, are forgotten so that an expanded run reloads them, unless they
+   * were read less than {@link RESULTS_REFRESH_MS} ago and the status is the same).
    */
   applySnapshot(run: Run): boolean {
     if (!this.#runs.has(run.id) || !this.#update(run)) return false;
@@ -193,6 +210,7 @@ export class RunsStore {
       items: [...before, ...page.data],
       nextCursor: page.next_cursor ?? null,
       load: { state: 'loaded' },
+      loadedAt: append ? this.resultsOf(runId).loadedAt : this.#clock(),
     });
     this.#emit({ scope: 'run', id: runId });
   }
@@ -201,7 +219,12 @@ export class RunsStore {
     const known = this.#runs.get(run.id)!;
     if (runSnapshotKey(known) === runSnapshotKey(run)) return false;
     this.#runs.set(run.id, run);
-    this.#results.delete(run.id);
+    const results = this.#results.get(run.id);
+    const fresh =
+      results?.loadedAt !== undefined &&
+      known.status === run.status &&
+      this.#clock() - results.loadedAt < RESULTS_REFRESH_MS;
+    if (!fresh) this.#results.delete(run.id);
     return true;
   }
 

@@ -196,6 +196,29 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     expect(store.resultsOf('run_r').load.state).toBe('unloaded');
   });
 
+  it('reads the results of an expanded run in flight again at most every 2 s, and at once when it ends', () => {
+    let now = 0;
+    const store = new RunsStore(() => now);
+    const run = makeRun('run_r');
+    store.replaceFirstPage({ data: [run], next_cursor: null });
+    store.setResults('run_r', { data: [makeResult('run_r', 'res_1')], next_cursor: null }, false);
+    const counts = (succeeded: number) => ({
+      ...run,
+      updated_at: `2024-05-01T10:00:0${succeeded}.000Z`,
+      stats: { total: 9, queued: 9 - succeeded, running: 0, succeeded, failed: 0, cancelled: 0 },
+    });
+    now = 1_000;
+    expect(store.applySnapshot(counts(2))).toBe(true);
+    expect(store.resultsOf('run_r').load.state).toBe('loaded');
+    now = 2_000;
+    store.applySnapshot(counts(3));
+    expect(store.resultsOf('run_r').load.state).toBe('unloaded');
+    store.setResults('run_r', { data: [makeResult('run_r', 'res_1')], next_cursor: null }, false);
+    now = 2_100;
+    store.applySnapshot(finished(counts(4)));
+    expect(store.resultsOf('run_r').load.state).toBe('unloaded');
+  });
+
   it('adds runs this extension created on top, unless the filter excludes them', () => {
     const { store, model } = setup();
     store.setFilter({ type: 'crawl' });
