@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchOf, parseSearchQuery } from './query-parser.js';
+import { matchOf, parseSearchQuery, phrasesOf, rankingOf } from './query-parser.js';
 
 function expressions(text: string, options = {}): string[] {
   return parseSearchQuery(text, options).clauses.map((c) => c.expression);
@@ -114,5 +114,35 @@ describe('parseSearchQuery', () => {
     expect(matchOf(parseSearchQuery('delete cache'))).toBe(
       '(("delete" OR "remove" OR "erase") OR "cache"* OR "delete cache")',
     );
+  });
+
+  it('leaves phrases out of the scoring part only, while a positive clause keeps one there', () => {
+    const leftOut = new Set(['"read"', '"file"*', '"remove"']);
+    const scored = (phrase: string) => !leftOut.has(phrase);
+    const options = { expandSynonyms: false };
+    expect(matchOf(parseSearchQuery('read csv file', options), false, scored)).toBe(
+      '("csv" OR "read csv" OR "csv file")',
+    );
+    // Every clause stays required with allWords: the documents are the same.
+    expect(matchOf(parseSearchQuery('read csv file', options), true, scored)).toBe(
+      '"read" AND "csv" AND "file"* AND ("csv" OR "read csv" OR "csv file")',
+    );
+    // A +must clause stays required; a -not clause stays excluded.
+    expect(matchOf(parseSearchQuery('+read csv -json', options), false, scored)).toBe(
+      '("read" AND "csv") NOT ("json")',
+    );
+    // A synonym is a phrase of its own: the others of its clause stay.
+    expect(phrasesOf(parseSearchQuery('delete x').clauses[0]!)).toEqual(['"delete"', '"remove"', '"erase"']);
+    expect(matchOf(parseSearchQuery('delete wal'), false, scored)).toBe(
+      '(("delete" OR "erase") OR "wal"* OR "delete wal")',
+    );
+    // No positive clause keeps a phrase: the expression is the whole one.
+    expect(matchOf(parseSearchQuery('read file', options), false, () => false)).toBe(
+      matchOf(parseSearchQuery('read file', options)),
+    );
+    expect(rankingOf(parseSearchQuery('read csv file', options), scored)?.expression).toBe(
+      '("csv" OR "read csv" OR "csv file")',
+    );
+    expect(rankingOf(parseSearchQuery('"read"'), () => false)).toEqual({ expression: '"read"*', factor: 2 });
   });
 });

@@ -180,19 +180,57 @@ export function neighbourPhrases(query: ParsedQuery): QueryClause[] {
 }
 
 /**
+ * Whether a phrase of the query (a quoted FTS5 string: a clause's word or prefix, one of its
+ * synonyms, a phrase) is scored in the ranking expressions; see {@link matchOf}.
+ */
+export type ScoredPhrase = (phrase: string) => boolean;
+
+/**
+ * The phrases of a clause's FTS5 expression, each a quoted string of its own: the clause's own
+ * expression and, for a word with synonyms, each synonym (bm25() gives each its own idf).
+ */
+export function phrasesOf(clause: QueryClause): string[] {
+  if (clause.alternatives.length === 0) return [clause.expression];
+  return [
+    `"${clause.words.join(' ')}"${clause.prefix ? '*' : ''}`,
+    ...clause.alternatives.map((w) => `"${w}"`),
+  ];
+}
+
+/**
  * The FTS5 expression of the documents a query finds: any of its words (OR),
  * all of its `must` clauses, none of its `not` clauses. Null when nothing
  * positive is left (a query of exclusions only finds nothing). Every clause,
  * and every pair of neighbouring words as a phrase, stays in the expression
  * so FTS5's bm25() scores it. With `allWords`, every positive clause is
  * required (the documents holding all of the words).
+ *
+ * `scored` leaves phrases out of the scoring part (the OR of every clause and neighbour phrase)
+ * while a positive clause keeps one there; the `must` part (every clause with `allWords`) keeps
+ * them all. With `allWords` the documents are the same (each holds every clause, so any clause
+ * left in the OR); without it, those holding only left-out phrases are no longer found (see
+ * SqliteSearchIndex, which leaves out the phrases whose bm25() idf is FTS5's floor).
  */
-export function matchOf(query: ParsedQuery, allWords = false): string | null {
-  const positive = positiveClauses(query).map((c) => c.expression);
+export function matchOf(
+  query: ParsedQuery,
+  allWords = false,
+  scored: ScoredPhrase = () => true,
+): string | null {
+  const positiveClauseList = positiveClauses(query);
+  const positive = positiveClauseList.map((c) => c.expression);
   if (positive.length === 0) return null;
   const must = allWords ? positive : query.clauses.filter((c) => c.mode === 'must').map((c) => c.expression);
-  const scored = [...positive, ...neighbourPhrases(query).map((c) => c.expression)];
-  const any = scored.length === 1 ? scored[0]! : `(${scored.join(' OR ')})`;
+  const kept = positiveClauseList.flatMap((c) => {
+    const phrases = phrasesOf(c).filter((phrase) => scored(phrase));
+    if (phrases.length === 0) return [];
+    if (phrases.length === phrasesOf(c).length) return [c.expression];
+    return [phrases.length === 1 ? phrases[0]! : `(${phrases.join(' OR ')})`];
+  });
+  const scoredPart = [
+    ...(kept.length > 0 ? kept : positive),
+    ...neighbourPhrases(query).map((c) => c.expression),
+  ];
+  const any = scoredPart.length === 1 ? scoredPart[0]! : `(${scoredPart.join(' OR ')})`;
   const selected = must.length === 0 ? any : `${must.join(' AND ')} AND ${any}`;
   const not = query.clauses.filter((c) => c.mode === 'not').map((c) => c.expression);
   return not.length === 0 ? selected : `(${selected}) NOT (${not.join(' OR ')})`;
@@ -238,8 +276,8 @@ export interface Ranking {
  * rankingOf(parseSearchQuery('"rate limit"')); // { expression: '"rate limit"', factor: 2 }
  * ```
  */
-export function rankingOf(query: ParsedQuery): Ranking | null {
-  const match = matchOf(query);
+export function rankingOf(query: ParsedQuery, scored: ScoredPhrase = () => true): Ranking | null {
+  const match = matchOf(query, false, scored);
   if (match === null) return null;
   const positive = positiveClauses(query);
   const only = positive.length === 1 ? positive[0] : undefined;

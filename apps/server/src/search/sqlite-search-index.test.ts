@@ -1,8 +1,9 @@
 import { SearchAnswer, type SearchParams } from '@webdata/contract';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../errors.js';
+import { SearchDocumentStore } from '../store/sqlite/search/index.js';
 import { DEFAULT_RERANK_WEIGHTS } from './rerank.js';
 import { releaseNotesAndGuide } from './series-pages.test-support.js';
 import { longPage, pageLackingAWord, type SmallFieldCase } from './small-field-candidates.test-support.js';
@@ -576,5 +577,69 @@ describe('SqliteSearchIndex embedded chunks', () => {
     expect(count()).toBe(2);
     index.removeRun('run_2');
     expect(count()).toBe(0);
+  });
+});
+
+describe('SqliteSearchIndex words held by half of the index', () => {
+  /**
+   * 400 pages: `widget` in 300 (bm25()'s idf floor), `gear` in 150 of them (50 with widget: fewer
+   * than the 100 re-ranked hold both), `sprocket` in 5; one page holds widget only, in its title.
+   */
+  function corpus(options: { leaveOutFlooredPhrases: boolean }): SqliteSearchIndex {
+    const index = new SqliteSearchIndex(new Database(':memory:'), {
+      now: () => new Date(Date.UTC(2026, 0, 1)),
+      ...options,
+    });
+    for (let i = 0; i < 400; i += 1) {
+      const words = [
+        i < 300 ? 'widget' : 'filler',
+        i >= 250 ? 'gear' : 'plain',
+        i % 80 === 0 ? 'sprocket' : '',
+      ];
+      index.upsert(
+        doc({
+          url: `https://d.example/${i}`,
+          title: `Page ${i}`,
+          body: `${words.join(' ')} ${'text '.repeat(i % 7)}`,
+        }),
+      );
+    }
+    index.upsert(doc({ url: 'https://d.example/widget', title: 'Widget', body: 'About it.' }));
+    return index;
+  }
+
+  function answers(index: SqliteSearchIndex, query: string): { url: string; score: number }[] {
+    const first = index.search(OWNER, params(query));
+    const second =
+      first.next_cursor === null
+        ? []
+        : index.search(OWNER, params(query, { cursor: first.next_cursor })).data;
+    return [...first.data, ...second].map((hit) => ({ url: hit.url, score: hit.score }));
+  }
+
+  it('leaves them out of the body ranking statements and answers as when every word is ranked', () => {
+    const leaving = corpus({ leaveOutFlooredPhrases: true });
+    const keeping = corpus({ leaveOutFlooredPhrases: false });
+    const spy = vi.spyOn(SearchDocumentStore.prototype, 'findMatchesScoring');
+    try {
+      // gear held by 150 of 401: ranked alone; sprocket by 5: fewer than 100, so widget is ranked too.
+      for (const query of ['gear widget', 'widget gear', 'sprocket widget']) {
+        const expected = answers(keeping, query);
+        spy.mockClear();
+        const got = answers(leaving, query);
+        const asked = spy.mock.calls.map(([match]) => match.match);
+        expect(got.map((hit) => hit.url)).toEqual(expected.map((hit) => hit.url));
+        for (const [i, hit] of got.entries()) expect(hit.score).toBeCloseTo(expected[i]!.score, 4);
+        // The word itself (a phrase of its own), not the neighbour phrase holding it.
+        const ranksWidget = (match: string) => /"widget"\*?(?=[ )]|$)/.test(match);
+        expect(asked.some(ranksWidget)).toBe(query === 'sprocket widget');
+      }
+      // The page holding widget only, in its title, is still joined from the small fields.
+      expect(answers(leaving, 'gear widget').map((hit) => hit.url)).toContain('https://d.example/widget');
+      // Pages holding only widget are still found past the 5 holding sprocket.
+      expect(answers(leaving, 'sprocket widget')).toHaveLength(20);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

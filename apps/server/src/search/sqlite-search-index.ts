@@ -58,6 +58,11 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
   fieldCandidates?: FieldCandidates;
   /** How the nearest chunks' ranking is fused with the lexical one (a query with a vector only). */
   semanticFusion?: SemanticFusion;
+  /**
+   * Leave the phrases held by half of the index or more (bm25()'s idf floor) out of the body's
+   * ranking statements. Default true; false ranks with every phrase (to compare).
+   */
+  leaveOutFlooredPhrases?: boolean;
 }
 
 /**
@@ -119,6 +124,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly passage: PassageWeights;
   private readonly fieldCandidates: FieldCandidates;
   private readonly semanticFusion: SemanticFusion;
+  private readonly leaveOutFlooredPhrases: boolean;
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
@@ -131,6 +137,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     this.passage = options.passage ?? DEFAULT_PASSAGE_WEIGHTS;
     this.fieldCandidates = options.fieldCandidates ?? DEFAULT_FIELD_CANDIDATES;
     this.semanticFusion = options.semanticFusion ?? DEFAULT_SEMANTIC_FUSION;
+    this.leaveOutFlooredPhrases = options.leaveOutFlooredPhrases ?? true;
     this.parseOptions = {
       prefixLastWord: options.prefixLastWord,
       dropStopWords: options.dropStopWords,
@@ -195,24 +202,37 @@ export class SqliteSearchIndex implements SearchIndexLike {
       weights: this.weights,
       limit: depth,
     });
+    // The body's ranking statements leave out the phrases held by half of the index or more: bm25()
+    // gives them its idf floor (they add ~nothing to a score) while their postings are the longest
+    // to walk. Kept wherever else the ranking reads them (the small fields, priors, passages, snippets).
+    // One phrase alone is never left out: nothing is asked then.
+    const phrases = clauses.reduce((n, c) => n + 1 + c.alternatives.length, 0);
+    const floored = this.leaveOutFlooredPhrases && phrases > 1 ? this.store.flooredPhrases() : () => false;
+    const bodyRanking = rankingOf(parsed, (phrase) => !floored(phrase)) ?? ranking;
     // The small fields' best pages first: the any-word ranking then also gives the body scores of
     // those it ranked (most of them), which need no walk of their own.
     const byFields = this.fieldMatches(owner, params.collection, scope, ranking);
     let rankedScores: ReadonlyMap<number, number> | null = null;
+    // The expression the body's any-word scores come from (see joinedByFields).
+    let scoredBy = bodyRanking;
     const findAnyWord = () => {
-      const found = this.store.findMatchesScoring(
-        matchQuery(ranking.expression),
-        byFields.map((row) => row.seq),
-      );
+      const asked = byFields.map((row) => row.seq);
+      let found = this.store.findMatchesScoring(matchQuery(bodyRanking.expression), asked);
+      // Fewer pages than the depth hold a scored phrase: those holding only left-out ones are
+      // found too, ranked as before.
+      if (bodyRanking.expression !== ranking.expression && found.rows.length < depth) {
+        found = this.store.findMatchesScoring(matchQuery(ranking.expression), asked);
+        scoredBy = ranking;
+      }
       rankedScores = found.scores;
-      return scaled(found.rows, ranking.factor);
+      return scaled(found.rows, scoredBy.factor);
     };
     // When enough documents hold every word, the best are among them: only they are scored (far
     // fewer rows than any-word on a large collection) and every one holds every clause. They are
     // counted first, without bm25 (whose set-up walks every phrase's postings) and up to `depth`:
     // when fewer than `depth` documents of the whole index hold them all, the collection's ranking
     // of them would be thrown away, and the any-word ranking is the only one paid.
-    const allWords = clauses.length > 1 ? matchOf(parsed, true) : null;
+    const allWords = clauses.length > 1 ? matchOf(parsed, true, (phrase) => !floored(phrase)) : null;
     const enough =
       allWords !== null && this.store.countMatches(allClausesOf(parsed) ?? allWords, depth) >= depth;
     let rows = allWords === null ? findAnyWord() : enough ? this.store.findMatches(matchQuery(allWords)) : [];
@@ -220,7 +240,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     if (!allHeld) rows = findAnyWord();
     const head = rows.slice(0, this.rerankDepth);
     const tail = rows.slice(this.rerankDepth);
-    const joined = this.joinedByFields(byFields, ranking, head, rankedScores);
+    const joined = this.joinedByFields(byFields, scoredBy, ranking, parsed, head, rankedScores);
     if (joined.size > 0) {
       for (let i = tail.length - 1; i >= 0; i -= 1) if (joined.has(tail[i]!.seq)) tail.splice(i, 1);
       for (const [seq, score] of joined) head.push({ seq, score });
@@ -343,12 +363,15 @@ export class SqliteSearchIndex implements SearchIndexLike {
 
   /**
    * The small fields' best pages `byFields` that are not among `head`, with their lexical scores
-   * (see {@link FieldCandidates}), in the small fields' order. `ranked`: body scores for
-   * `ranking.expression` already known (unscaled), or null.
+   * (see {@link FieldCandidates}), in the small fields' order. Body scores are `ranking`'s (the
+   * body's first stage, left-out phrases and all: `full` has them); `ranked`: those already known
+   * (unscaled), or null.
    */
   private joinedByFields(
     byFields: readonly MatchRow[],
     ranking: Ranking,
+    full: Ranking,
+    parsed: ParsedQuery,
     head: readonly { seq: number }[],
     ranked: ReadonlyMap<number, number> | null,
   ): Map<number, number> {
@@ -362,6 +385,18 @@ export class SqliteSearchIndex implements SearchIndexLike {
     for (const row of rows) {
       const score = ranked?.get(row.seq);
       if (score !== undefined) body.set(row.seq, score);
+    }
+    const unmatched = rows.filter((row) => !body.has(row.seq)).map((row) => row.seq);
+    if (ranking.expression !== full.expression && unmatched.length > 0) {
+      // The page's body holds only left-out phrases (worth ~0 to bm25: the small fields' score
+      // decides), or a `-not` clause: only then is the whole expression asked.
+      const hasNot = parsed.clauses.some((c) => c.mode === 'not');
+      const scores = hasNot ? this.store.scoresOf(full.expression, unmatched, this.weights) : null;
+      for (const seq of unmatched) {
+        // Both expressions rank alike when a phrase is left out, factor 1 (see rankingOf).
+        const score = scores === null ? 0 : scores.get(seq);
+        if (score !== undefined) body.set(seq, score);
+      }
     }
     for (const row of rows) {
       // Not matched by the body: it holds a `-not` clause outside its small fields.

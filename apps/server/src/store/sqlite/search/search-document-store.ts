@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { LEAD_CHARACTERS } from '../../../search/rerank.js';
+import { FlooredPhrases } from './floored-phrases.js';
 
 /** A document row as the search index writes it. */
 export interface SearchDocumentRow {
@@ -102,9 +103,11 @@ export class SearchDocumentStore {
   private readonly matchesRow: Statement;
   private readonly countOfMatches: Statement;
   private readonly matchQueries = new Map<string, Statement>();
+  private readonly floored: FlooredPhrases;
 
   constructor(db: Database) {
     this.db = db;
+    this.floored = new FlooredPhrases(db);
     this.upsertDocument = db.prepare(`
       INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, indexed_at)
       VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary, @indexedAt)
@@ -172,6 +175,7 @@ export class SearchDocumentStore {
   /** {@link upsert}'s statements (a method, not a closure made for every page: see the converter's). */
   private writeDocument(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[]): string {
     const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
+    this.floored.noteWrites(1);
     // The chunks of the earlier content are stale whether or not this content was embedded.
     this.deleteChunks.run(seq);
     for (let n = 0; n < chunks.length; n += 1)
@@ -201,6 +205,7 @@ export class SearchDocumentStore {
       this.unlinkRun.run(runId);
       let deleted = 0;
       for (const id of ids) deleted += this.deleteOrphan.run(id, id).changes;
+      this.floored.noteWrites(deleted);
       return deleted;
     })();
   }
@@ -294,6 +299,14 @@ export class SearchDocumentStore {
     ) as MatchRow[];
     for (const row of rows) scores.set(row.seq, row.score);
     return scores;
+  }
+
+  /**
+   * For one query: a test of whether a phrase (one quoted FTS5 string) is held by at least half of
+   * the index's documents, so that `bm25()` gives it its idf floor (see {@link FlooredPhrases}).
+   */
+  flooredPhrases(): (phrase: string) => boolean {
+    return this.floored.tester();
   }
 
   /** Which of the documents `seqs` match the FTS5 expression `match` (one indexed look-up per document). */
