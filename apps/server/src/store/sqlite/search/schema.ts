@@ -1,12 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { OPENING_CHARACTERS, summaryOf } from '../../../search/rerank.js';
+import { LEAD_CHARACTERS, OPENING_CHARACTERS, summaryOf } from '../../../search/rerank.js';
 
 /**
  * Creates the search index's tables, FTS5 index and triggers if they are
  * missing (idempotent: safe to call on every start).
  *
  * - `search_documents`: one row per (owner, collection, url); `seq` is the
- *   integer rowid the FTS index points at, `id` the public `doc_…` id.
+ *   integer rowid the FTS index points at, `id` the public `doc_…` id. The
+ *   columns a candidate is re-ranked by (`lead`: the body's opening) come
+ *   before the body, so reading them never walks the body's overflow pages.
  * - `search_document_runs`: which runs indexed a document, so deleting one run
  *   keeps a document another run also indexed.
  * - `search_chunks`: a document's embedded chunks (semantic search), deleted with it.
@@ -35,8 +37,11 @@ export function migrateSearchIndex(db: Database): void {
       site TEXT NOT NULL,
       title TEXT,
       headings TEXT NOT NULL,
-      body TEXT NOT NULL,
+      -- Read with every candidate: before the body, whose overflow pages are then never walked.
       indexed_at TEXT NOT NULL,
+      summary TEXT NOT NULL DEFAULT '',
+      lead TEXT,
+      body TEXT NOT NULL,
       UNIQUE (owner, collection, url)
     );
     CREATE TABLE IF NOT EXISTS search_document_runs (
@@ -78,6 +83,18 @@ export function migrateSearchIndex(db: Database): void {
     END;
   `);
   migrateSummaryFields(db);
+  migrateLead(db);
+}
+
+/**
+ * Adds the `lead` column (the body's first {@link LEAD_CHARACTERS} characters, written by the
+ * indexer so that a candidate's lead is read without its body) to a database of any earlier
+ * version. The rows indexed before it keep NULL there, and their lead is cut from the body as
+ * before (`coalesce`). Idempotent; adding a column rewrites no row.
+ */
+function migrateLead(db: Database): void {
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('search_documents');
+  if (!columns.includes('lead')) db.exec('ALTER TABLE search_documents ADD COLUMN lead TEXT');
 }
 
 /**

@@ -109,11 +109,12 @@ export class SearchDocumentStore {
     this.db = db;
     this.floored = new FlooredPhrases(db);
     this.upsertDocument = db.prepare(`
-      INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, indexed_at)
-      VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary, @indexedAt)
+      INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, lead, indexed_at)
+      VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary,
+        substr(@body, 1, ${LEAD_CHARACTERS}), @indexedAt)
       ON CONFLICT (owner, collection, url) DO UPDATE SET
         site = excluded.site, title = excluded.title, headings = excluded.headings,
-        body = excluded.body, summary = excluded.summary, indexed_at = excluded.indexed_at
+        body = excluded.body, summary = excluded.summary, lead = excluded.lead, indexed_at = excluded.indexed_at
       RETURNING id, seq`);
     this.deleteChunks = db.prepare('DELETE FROM search_chunks WHERE seq = ?');
     this.insertChunk = db.prepare('INSERT INTO search_chunks (seq, n, text, vector) VALUES (?, ?, ?, ?)');
@@ -128,7 +129,8 @@ export class SearchDocumentStore {
     this.collectionsOf = db.prepare(`
       SELECT collection AS name, COUNT(*) AS document_count, MAX(indexed_at) AS updated_at
       FROM search_documents WHERE owner = ? GROUP BY collection ORDER BY collection`);
-    const documentColumns = `seq, id, url, title, headings, substr(body, 1, ${LEAD_CHARACTERS}) AS lead, summary, collection, indexed_at`;
+    // The lead as indexed (a row from before the column: cut from the body, which is then read whole).
+    const documentColumns = `seq, id, url, title, headings, coalesce(lead, substr(body, 1, ${LEAD_CHARACTERS})) AS lead, summary, collection, indexed_at`;
     this.documentBySeq = db.prepare(`SELECT ${documentColumns} FROM search_documents WHERE seq = ?`);
     this.documentsBySeq = db.prepare(
       `SELECT ${documentColumns} FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))`,
