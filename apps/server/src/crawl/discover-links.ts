@@ -1,4 +1,4 @@
-import type { TypedRunParams } from '@webdata/contract';
+import { LIMITS, type TypedRunParams } from '@webdata/contract';
 import type { FetchTextOptions, RobotsInfo } from '../fetch/types.js';
 import { matchesPathGlobs, normalizeUrl, parseSitemap, siteKey } from './url/index.js';
 
@@ -33,11 +33,20 @@ export interface CrawledPage {
 }
 
 /**
- * Candidates checked between two turns of the event loop. A page (or a sitemap) can list tens of
- * thousands of links, each parsed, matched and normalised here on the main thread: a deep crawl from
- * a page of 50,000 links held every request for 0.4 s.
+ * Candidates checked between two turns of the event loop, at most, and the longest a turn goes on
+ * checking. A page (or a sitemap) can list tens of thousands of links, each parsed, matched and
+ * normalised here on the main thread: a deep crawl from a page of 50,000 links held every request
+ * for 0.4 s. One link costs microseconds, but up to some tens of milliseconds against globs made
+ * to be slow (`MAX_GLOB_SEARCH_SIZE`), hence the time too.
  */
 const CANDIDATES_PER_TURN = 1000;
+const TURN_MS = 10;
+
+/**
+ * Links longer than a client may ask for are not followed: nobody could have started a run with
+ * them, and each costs its length in every check (globs, robots.txt, normalising, storing).
+ */
+const MAX_LINK_LENGTH = LIMITS.maxUrlLength;
 
 /** Sitemap files read to seed one deep crawl (an index may point at many). */
 const MAX_SITEMAP_FILES = 20;
@@ -74,11 +83,17 @@ export async function discoverLinks(
   const include = params.include_paths ?? [];
   const exclude = params.exclude_paths ?? [];
   const globs = include.length > 0 || exclude.length > 0;
-  for (const [index, candidate] of candidates.entries()) {
-    if (index > 0 && index % CANDIDATES_PER_TURN === 0) {
+  let turnStart = performance.now();
+  let inTurn = 0;
+  for (const candidate of candidates) {
+    if (inTurn >= CANDIDATES_PER_TURN || performance.now() - turnStart >= TURN_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       signal.throwIfAborted();
+      turnStart = performance.now();
+      inTurn = 0;
     }
+    inTurn += 1;
+    if (candidate.url.length > MAX_LINK_LENGTH) continue;
     let parsed: URL;
     try {
       parsed = new URL(candidate.url);

@@ -1,6 +1,6 @@
 import type { CreateRunParams, Run, RunStatus } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
-import { normalizeUrl } from '../crawl/url/index.js';
+import { MAX_GLOB_SEARCH_SIZE, normalizeUrl, pathGlobsSearchSize } from '../crawl/url/index.js';
 import { conflict, notFound, PageError, ServiceError } from '../errors.js';
 import type { SchemaValidator } from '../extract/index.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
@@ -52,6 +52,19 @@ export class RunService {
         });
       }
     });
+    if (run.type !== 'extract') {
+      const include = run.params.include_paths ?? [];
+      const exclude = run.params.exclude_paths ?? [];
+      const size = pathGlobsSearchSize(include) + pathGlobsSearchSize(exclude);
+      if (size > MAX_GLOB_SEARCH_SIZE) {
+        const message = `include_paths and exclude_paths together are too intricate: ${size} glob steps past their plain starts, at most ${MAX_GLOB_SEARCH_SIZE} (about one a character, two a * or brace)`;
+        throw new ServiceError('invalid_request', message, {
+          details: (['include_paths', 'exclude_paths'] as const)
+            .filter((field) => (run.params[field]?.length ?? 0) > 0)
+            .map((field) => ({ path: [field], code: 'too_big', message })),
+        });
+      }
+    }
     // Compiling is the costly check, so it comes last, and on the schema thread.
     if (run.type === 'extract' && run.params.schema !== undefined) {
       const problem = await this.schemas.checkSchema(owner, run.params.schema);

@@ -4,5 +4,5 @@ export {
   type ParsedSitemap,
   parseSitemap,
 } from './parse-sitemap.js';
-export { matchesPathGlobs } from './path-globs.js';
+export { MAX_GLOB_SEARCH_SIZE, matchesPathGlobs, pathGlobsSearchSize } from './path-globs.js';
 export { isSameSite, siteKey } from './same-site.js';
