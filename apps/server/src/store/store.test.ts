@@ -50,9 +50,9 @@ afterEach(() => store?.close());
 
 const OWNER = 'own_test';
 
-async function crawlRun(urls: string[]) {
+async function crawlRun(urls: string[], owner = OWNER) {
   const { run } = await store.createRun({
-    owner: OWNER,
+    owner,
     type: 'crawl',
     urls,
     params: RUN_PARAMS.crawl.parse({ limit: 10 }),
@@ -304,6 +304,25 @@ describe.each(stores)('%s claim order', (name, makeStore) => {
     const rest = await store.claimItems('w', 10, 60_000);
     expect(rest).toHaveLength(3);
     expect(await store.claimItems('w', 10, 60_000)).toEqual([]);
+  });
+
+  it('shares claims out between owners first: many runs of one key do not starve another key', async () => {
+    store = await makeStore();
+    // Before, slots went round the runs: the other key got 1 claim in 21, its page waiting behind 20.
+    const many = [];
+    for (let r = 0; r < 20; r += 1) {
+      many.push(await crawlRun([`https://many.example/${r}/0`, `https://many.example/${r}/1`], 'own_many'));
+    }
+    const lone = await crawlRun(['https://lone.example/0', 'https://lone.example/1'], 'own_lone');
+    const claims: ClaimedItem[] = [];
+    for (let i = 0; i < 4; i += 1) claims.push(...(await store.claimItems('w', 1, 60_000)));
+    expect(claims.filter((item) => item.runId === lone).length).toBeGreaterThanOrEqual(2);
+    // Within the key with many runs, its runs still take turns.
+    const two = await store.claimItems('w', 2, 60_000);
+    expect(two.map((item) => item.owner).sort()).toEqual(['own_many', 'own_many']);
+    const mine = new Set([...claims, ...two].filter((item) => item.owner === 'own_many').map((i) => i.runId));
+    expect(mine.size).toBe([...claims, ...two].filter((item) => item.owner === 'own_many').length);
+    expect(many).toHaveLength(20);
   });
 });
 

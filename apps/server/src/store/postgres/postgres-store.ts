@@ -26,6 +26,7 @@ import {
 } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
+import { claimOrder } from '../claim-order.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
@@ -495,28 +496,22 @@ export class PostgresStore implements Store {
   async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
     if (count <= 0) return [];
     return this.tx(async (client, atCommit) => {
-      const active = await client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})`,
+      const { rows: active } = await client.query<{ id: string; owner: string }>(
+        `SELECT id, owner FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)}) ORDER BY seq`,
       );
-      const runs = Number(active.rows[0]!.n);
-      if (runs === 0) return [];
-      // A first pass gives each active run its share, starting from the next run in this process's
-      // rotation (so a big crawl cannot take every freed slot); a second fills what runs with less work left open.
+      if (active.length === 0) return [];
+      // Owners take turns, then each owner's runs (claimOrder, as the SQLite store claims), starting from
+      // this process's next turn: a big crawl, or a key with many runs, cannot take every freed slot. A
+      // first pass gives each run its share; a second fills what runs with less work left open.
+      const order = claimOrder(active, count, this.claimRotation++);
+      const ids = order.map((turn) => turn.id);
       const claimed: ClaimedRow[] = [];
-      const rotation = this.claimRotation++ % runs;
-      for (const share of [Math.max(1, Math.ceil(count / runs)), count]) {
+      for (const pass of ['share', 'fill'] as const) {
         const room = count - claimed.length;
         if (room <= 0) break;
-        const { rows } = await client.query<ClaimedRow>(CLAIM_SQL, [
-          share,
-          room,
-          workerId,
-          leaseMs,
-          rotation,
-          runs,
-        ]);
+        const shares = order.map((turn) => (pass === 'share' ? turn.share : count));
+        const { rows } = await client.query<ClaimedRow>(CLAIM_SQL, [ids, room, workerId, leaseMs, shares]);
         claimed.push(...rows);
-        if (share === count) break;
       }
       if (claimed.length === 0) return [];
       claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
@@ -1053,13 +1048,12 @@ const CLAIMED_RUN_SET = `status = CASE status ${RunStatus.options
 const CLAIM_SQL = `
   WITH picked AS (
     SELECT q.id FROM (
-      SELECT id FROM (
-        SELECT id, row_number() OVER (ORDER BY seq) - 1 AS place FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})
-      ) ranked ORDER BY (place + $6 - $5) % $6
+      SELECT run_id, share FROM unnest($1::text[], $5::int[]) WITH ORDINALITY AS turn(run_id, share, place)
+      ORDER BY place
     ) active
     CROSS JOIN LATERAL (
-      SELECT i.id FROM items i WHERE i.run_id = active.id AND i.status IN (${literals(ITEM_MOVES.claim.from)})
-      ORDER BY i.seq LIMIT $1 FOR UPDATE SKIP LOCKED
+      SELECT i.id FROM items i WHERE i.run_id = active.run_id AND i.status IN (${literals(ITEM_MOVES.claim.from)})
+      ORDER BY i.seq LIMIT active.share FOR UPDATE SKIP LOCKED
     ) q
     -- No ORDER BY here: the nested loop keeps the runs' order and stops at the limit, so only the
     -- items handed out are locked.

@@ -29,6 +29,7 @@ import {
 } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
+import { claimOrder } from '../claim-order.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
@@ -490,35 +491,34 @@ export class SqliteStore implements Store {
   private claimRotation = 0;
 
   /**
-   * Up to `count` queued item ids, shared out between the active runs in
-   * turn (oldest items first within a run), so one big crawl does not hold
-   * back the runs created after it.
+   * Up to `count` queued item ids, shared out between the owners of active
+   * runs in turn, then between each owner's runs in turn (oldest items first
+   * within a run): one big crawl does not hold back the runs created after
+   * it, and a key with many runs does not hold back another key's one (see
+   * `claimOrder`, which the PostgreSQL store's claim follows too).
    */
   private pickQueued(count: number): string[] {
     // Only active runs with queued items, in one statement: a claim comes after every finished item, and
     // asking each of a thousand running runs for queued items (none, mostly) took ~50 ms each time.
-    const active = this.sql<string[], { id: string }>(
-      `SELECT id FROM runs r WHERE status IN (${marks(ACTIVE_RUN_STATUSES)})
+    const active = this.sql<string[], { id: string; owner: string }>(
+      `SELECT id, owner FROM runs r WHERE status IN (${marks(ACTIVE_RUN_STATUSES)})
          AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ?) ORDER BY seq`,
-    )
-      .all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS)
-      .map((run) => run.id);
+    ).all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS);
     if (active.length === 0) return [];
-    const start = this.claimRotation++ % active.length;
-    const order = [...active.slice(start), ...active.slice(0, start)];
+    const order = claimOrder(active, count, this.claimRotation++);
     const next = this.sql<[string, string, number], { id: string }>(
       'SELECT id FROM items WHERE run_id = ? AND status = ? ORDER BY seq LIMIT ?',
     );
     const picked: string[] = [];
     const taken = new Map<string, number>();
-    const share = Math.max(1, Math.ceil(count / order.length));
     // A first pass gives each run its share; a second fills what runs with less work left open.
-    for (const pass of [share, count]) {
-      for (const runId of order) {
+    for (const pass of ['share', 'fill'] as const) {
+      for (const { id: runId, share } of order) {
         const room = count - picked.length;
         if (room <= 0) return picked;
         const already = taken.get(runId) ?? 0;
-        const ids = next.all(runId, WAITING_ITEM_STATUS, already + Math.min(pass, room)).slice(already);
+        const want = pass === 'share' ? share : count;
+        const ids = next.all(runId, WAITING_ITEM_STATUS, already + Math.min(want, room)).slice(already);
         for (const { id } of ids) picked.push(id);
         taken.set(runId, already + ids.length);
       }
