@@ -128,4 +128,39 @@ describe('discoverLinks', () => {
     expect(found.length).toBeGreaterThan(0);
     expect(checkedAtTurn).toBe(0);
   });
+
+  it("reads a site's sitemaps only until the run has its limit of links, and survives a million", {
+    timeout: 120_000,
+  }, async () => {
+    // 20 sitemaps of 50,000 entries (the sitemaps.org most): before, all were read, a million URLs held at
+    // once (the built server's RSS 500 MB) and then spread into one push, which overflowed the stack: the
+    // start page failed as an internal error.
+    const files: string[] = [];
+    const withSitemaps: CrawlFetcher = {
+      fetchText: async (url) => {
+        files.push(url);
+        const n = /sitemap-(\d+)/.exec(url)![1];
+        const entries = Array.from(
+          { length: 50_000 },
+          (_, i) => `<url><loc>https://docs.example/${n}/${i}</loc></url>`,
+        );
+        return `<urlset>${entries.join('')}</urlset>`;
+      },
+      robotsFor: async () => ({
+        sitemaps: Array.from({ length: 20 }, (_, i) => `https://docs.example/sitemap-${i}.xml`),
+        crawlDelayMs: null,
+        isAllowed: () => true,
+      }),
+    };
+    const run = (limit: number) => deepCrawl({ use_sitemap: true, respect_robots: true, limit });
+    const start = { url: START, finalUrl: START, depth: 0, links: [] };
+    const few = await discoverLinks(withSitemaps, run(100), start, signal);
+    expect(files).toHaveLength(1);
+    expect(few.length).toBeGreaterThanOrEqual(100);
+    expect(few.length).toBeLessThanOrEqual(50_000);
+    files.length = 0;
+    const all = await discoverLinks(withSitemaps, run(1_000_000), start, signal);
+    expect(files).toHaveLength(20);
+    expect(all).toHaveLength(1_000_000);
+  });
 });

@@ -72,10 +72,6 @@ export async function discoverLinks(
   const root = params.url ?? page.url;
   const sameSite = run.type === 'deep-crawl' ? run.params.same_site : true;
 
-  const candidates = page.links.map((url) => ({ url, parentUrl: page.finalUrl }));
-  if (run.type === 'deep-crawl' && page.depth === 0 && run.params.use_sitemap) {
-    candidates.push(...(await sitemapUrls(fetcher, page.finalUrl, params.respect_robots, signal)));
-  }
   const found: DiscoveredUrl[] = [];
   const robots = new Map<string, RobotsInfo>();
   // Each link is parsed once here (the root once a page), not once for each rule it passes.
@@ -85,54 +81,68 @@ export async function discoverLinks(
   const globs = include.length > 0 || exclude.length > 0;
   let turnStart = performance.now();
   let inTurn = 0;
-  for (const candidate of candidates) {
-    if (inTurn >= CANDIDATES_PER_TURN || performance.now() - turnStart >= TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      signal.throwIfAborted();
-      turnStart = performance.now();
-      inTurn = 0;
-    }
-    inTurn += 1;
-    if (candidate.url.length > MAX_LINK_LENGTH) continue;
-    let parsed: URL;
-    try {
-      parsed = new URL(candidate.url);
-    } catch {
-      continue; // no rule lets an invalid URL through (it is no site's, and matches no path)
-    }
-    if (sameSite && (rootSite === null || siteKey(parsed) !== rootSite)) continue;
-    if (globs && !matchesPathGlobs(candidate.url, include, exclude)) continue;
-    if (params.respect_robots) {
-      const origin = parsed.origin;
-      let rules = robots.get(origin);
-      if (!rules) {
-        rules = await fetcher.robotsFor(origin);
-        robots.set(origin, rules);
+  /** Checks links in turns of the event loop, adding those the run follows to `found`, up to `wanted` of them. */
+  const check = async (urls: readonly string[], parentUrl: string, wanted: number) => {
+    for (const url of urls) {
+      if (found.length >= wanted) return;
+      if (inTurn >= CANDIDATES_PER_TURN || performance.now() - turnStart >= TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        signal.throwIfAborted();
+        turnStart = performance.now();
+        inTurn = 0;
       }
-      if (!rules.isAllowed(candidate.url)) continue;
+      inTurn += 1;
+      if (url.length > MAX_LINK_LENGTH) continue;
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        continue; // no rule lets an invalid URL through (it is no site's, and matches no path)
+      }
+      if (sameSite && (rootSite === null || siteKey(parsed) !== rootSite)) continue;
+      if (globs && !matchesPathGlobs(url, include, exclude)) continue;
+      if (params.respect_robots) {
+        const origin = parsed.origin;
+        let rules = robots.get(origin);
+        if (!rules) {
+          rules = await fetcher.robotsFor(origin);
+          robots.set(origin, rules);
+        }
+        if (!rules.isAllowed(url)) continue;
+      }
+      found.push({ url, key: normalizeUrl(url), depth, parentUrl });
     }
-    found.push({
-      url: candidate.url,
-      key: normalizeUrl(candidate.url),
-      depth,
-      parentUrl: candidate.parentUrl,
+  };
+
+  await check(page.links, page.finalUrl, Number.POSITIVE_INFINITY);
+  if (run.type === 'deep-crawl' && page.depth === 0 && run.params.use_sitemap) {
+    // Sitemaps are read one file at a time, and no further once the run has as many links as its
+    // limit (beside the page's own): a site may list a million URLs (20 files of 50,000), which a
+    // run of 100 pages never needs, and which took 500 MB held at once.
+    const wanted = found.length + run.params.limit;
+    await readSitemaps(fetcher, page.finalUrl, params.respect_robots, signal, async (urls, sitemap) => {
+      await check(urls, sitemap, wanted);
+      return found.length < wanted;
     });
   }
   return found;
 }
 
-/** URLs listed by the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes. */
-async function sitemapUrls(
+/**
+ * Reads the site's sitemaps (robots.txt `Sitemap:` lines, else `/sitemap.xml`), following indexes,
+ * handing each file's URLs to `take` until it answers false.
+ */
+async function readSitemaps(
   fetcher: CrawlFetcher,
   pageUrl: string,
   respectRobots: boolean,
   signal: AbortSignal,
-): Promise<{ url: string; parentUrl: string }[]> {
+  take: (urls: readonly string[], sitemap: string) => Promise<boolean>,
+): Promise<void> {
   const origin = new URL(pageUrl).origin;
   const robots = await fetcher.robotsFor(origin);
   const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [`${origin}/sitemap.xml`];
   const seen = new Set<string>();
-  const urls: { url: string; parentUrl: string }[] = [];
   while (queue.length > 0 && seen.size < MAX_SITEMAP_FILES) {
     const sitemap = queue.shift()!;
     if (seen.has(sitemap)) continue;
@@ -146,7 +156,6 @@ async function sitemapUrls(
     if (xml === null) continue;
     const parsed = await parseSitemap(xml);
     queue.push(...parsed.sitemaps);
-    for (const url of parsed.urls) urls.push({ url, parentUrl: sitemap });
+    if (!(await take(parsed.urls, sitemap))) return;
   }
-  return urls;
 }
