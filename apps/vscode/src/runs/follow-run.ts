@@ -1,7 +1,9 @@
 import { isTerminalStatus, type WebDataClient } from '@webdata/core';
 import * as vscode from 'vscode';
+import { stateAfter } from '../connection/connection-state.js';
 import type { Log } from '../ui/log.js';
 import { showError } from '../ui/show-error.js';
+import { keepFollowing } from './keep-following.js';
 import { progressText } from './run-summary.js';
 import type { Run } from './run-types.js';
 import type { RunsStore } from './runs-store.js';
@@ -19,7 +21,9 @@ export interface FollowDeps {
  * Follows a run this window started, in a cancellable progress notification
  * showing `succeeded/total`: cancelling the notification cancels the run.
  * Its snapshots also feed the Runs view and the status bar. Resolves with
- * the last snapshot once the run is terminal (or the watch failed).
+ * the last snapshot once the run is terminal (or the watch failed). While the
+ * service does not answer, it says so and keeps trying ({@link keepFollowing}),
+ * until the run ends or the notification is cancelled.
  */
 export function followRun(deps: FollowDeps, created: Run, title: string): Promise<Run> {
   const { client, store, started, log } = deps;
@@ -43,7 +47,14 @@ export function followRun(deps: FollowDeps, created: Run, title: string): Promis
             progress.report({ message: progressText(run), increment });
           };
           report(created);
-          client.runs.watch(created.id).subscribe({
+          const following = keepFollowing(() => client.runs.watch(created.id), {
+            onOutage: (error) => {
+              log.error(`following run ${created.id}: the service does not answer (trying again)`, error);
+              progress.report({
+                message: `${progressText(last)}. The service does not answer: still trying…`,
+              });
+            },
+          }).subscribe({
             next: (run) => {
               last = run;
               started.update(run);
@@ -68,7 +79,15 @@ export function followRun(deps: FollowDeps, created: Run, title: string): Promis
                 store.upsert(run);
                 started.update(run);
               },
-              (error: unknown) => void showError(log, `Could not cancel run ${created.id}`, error),
+              (error: unknown) => {
+                void showError(log, `Could not cancel run ${created.id}`, error);
+                // No service to cancel it: stop following (the Runs view still shows the run).
+                if (stateAfter(error) === 'unreachable') {
+                  following.unsubscribe();
+                  started.forget(created.id);
+                  resolve(last);
+                }
+              },
             );
             // The watch goes on until the run is terminal (cancelled), so the tree sees it end.
           });
