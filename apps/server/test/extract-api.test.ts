@@ -123,7 +123,39 @@ const OPTIONS_PAGE = `<!doctype html><html><head><title>tidy-notes(1)</title></h
 <dd><p>Write into &lt;file&gt; instead of the first note file.</p></dd>
 </dl></div></div></div></div></body></html>`;
 
-const MANUAL_USAGE = 'tidy-notes [--dry-run | -n] [--into=<file>] [--] <note>…';
+/** The SYNOPSIS as written: its lines kept (they had been run into one). */
+const MANUAL_USAGE = 'tidy-notes [--dry-run | -n] [--into=<file>]\n           [--] <note>…';
+
+/**
+ * A module's API reference as Node.js's manual writes it: a call signature
+ * in each heading (in `<code>`, with its permalink mark), the version
+ * history, the parameters as a list (a callback's own in a nested list),
+ * then the description.
+ */
+const FUNCTIONS_PAGE = `<!doctype html><html><head><title>Notes | Tidy v2 Documentation</title></head><body>
+<div id="apicontent"><h2>Notes<span><a class="mark" href="#notes">#</a></span></h2>
+<p>The notes module reads, sorts and merges note files, keeping the newest copy of each entry.</p>
+<h3>Callback API<span><a class="mark" href="#callback-api">#</a></span></h3>
+<h4><code>notes.merge(files[, options], callback)</code><span><a class="mark" href="#notesmerge">#</a></span></h4>
+<div class="api_metadata"><details class="changelog"><summary>History</summary><table><tbody>
+<tr><th>Version</th><th>Changes</th></tr><tr><td>v2.0.0</td><td><p>The callback is required.</p></td></tr></tbody></table></details></div>
+<ul><li><code>files</code> <a class="type">&lt;string[]&gt;</a></li>
+<li><code>callback</code> <a class="type">&lt;Function&gt;</a><ul><li><code>err</code> <a class="type">&lt;Error&gt;</a></li></ul></li></ul>
+<p>Merges the note files into the first one.</p>
+<pre><code>notes.merge(['a.txt', 'b.txt'], (err) =&gt; {});</code></pre>
+<h4><code>notes.sort(file[, order])</code><span><a class="mark" href="#notessort">#</a></span></h4>
+<ul><li><code>file</code> <a class="type">&lt;string&gt;</a></li></ul>
+<p>Sorts one note file's entries by date.</p></div></body></html>`;
+const MERGE = {
+  name: 'notes.merge',
+  signature: 'notes.merge(files[, options], callback)',
+  description: 'Merges the note files into the first one.',
+};
+const SORT = {
+  name: 'notes.sort',
+  signature: 'notes.sort(file[, order])',
+  description: "Sorts one note file's entries by date.",
+};
 
 let site: FixtureSite;
 let server: TestServer;
@@ -137,6 +169,7 @@ beforeAll(async () => {
     '/tempting': { body: TEMPTING_PAGE },
     '/manual': { body: MANUAL_PAGE },
     '/options': { body: OPTIONS_PAGE },
+    '/functions': { body: FUNCTIONS_PAGE },
   };
   for (const c of cases) routes[`/cases/${c.file}`] = { body: c.html };
   site = new FixtureSite(routes);
@@ -451,6 +484,36 @@ describe('extraction results and content', () => {
       term: '-n, --dry-run',
       description: 'List the merged entries instead of writing them.',
     });
+  });
+
+  // Regression: the signature in each heading was read by nothing ("functions" found the callbacks' parameters).
+  it('answers the functions a reference page documents in its headings, and a query about one of them', async () => {
+    const text = { type: 'string' };
+    const bySchema = await extract({
+      urls: [`${site.url}/functions`],
+      query: 'all functions with their signature and description',
+      schema: {
+        type: 'object',
+        properties: {
+          functions: {
+            type: 'array',
+            items: { type: 'object', properties: { name: text, signature: text, description: text } },
+          },
+        },
+      },
+    });
+    expect(bySchema.run.status).toBe('completed');
+    expect(bySchema.results[0]!.data).toEqual({ functions: [MERGE, SORT] });
+    const one = await extract({
+      urls: [`${site.url}/functions`],
+      query: 'the signature of notes.sort',
+      schema: { type: 'object', properties: { signature: text, description: text } },
+    });
+    expect(one.results[0]!.data).toEqual({ signature: SORT.signature, description: SORT.description });
+    const byQuery = await extract({ urls: [`${site.url}/functions`], query: 'the signature of notes.sort' });
+    const data = byQuery.results[0]!.data as { fields?: unknown; item?: unknown };
+    expect(data.fields).toMatchObject({ signature: SORT.signature });
+    expect(data.item).toEqual(SORT);
   });
 
   it('works the same through POST /runs with type "extract"', async () => {

@@ -62,7 +62,9 @@ export function findCandidates(contexts: Context[], target: NameTarget, maxDepth
           depth,
         });
       }
-      if (isNode(entry.value) && depth < maxDepth) walk(entry.value, path, depth + 1, context, index);
+      // A documented item's keys are its own: the page's description is not its 40th function's.
+      if (isNode(entry.value) && depth < maxDepth && entry.evidence !== 'signature')
+        walk(entry.value, path, depth + 1, context, index);
     }
   };
   contexts.forEach((context, index) => {

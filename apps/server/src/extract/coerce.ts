@@ -29,6 +29,8 @@ export interface CoerceContext {
   target: NameTarget;
   /** The page's language (BCP 47), when stated. */
   lang?: string | undefined;
+  /** The value is code (a heading's one code block, `code` evidence): a text property keeps its lines. */
+  code?: boolean | undefined;
 }
 
 const LOW_END = new Set(['min', 'minimum', 'low', 'lowest', 'from', 'least']);
@@ -153,7 +155,8 @@ function toStringValue(
   }
   const schemaOrg = SCHEMA_ORG_ENUM.exec(text);
   if (schemaOrg?.[1]) return schemaOrg[1];
-  return text;
+  // Code was read with its lines (`codeLines`); only a text property keeps them, as written.
+  return ctx.code && typeof value === 'string' ? value.trim() : text;
 }
 
 function toNumber(value: FactScalar | FactNode, ctx: CoerceContext): number | undefined {

@@ -422,6 +422,123 @@ describe('DefaultExtractionEngine on names that Object.prototype also has', () =
   });
 });
 
+describe('DefaultExtractionEngine on reference pages that document functions', () => {
+  const text: SchemaProperty = { type: 'string' };
+  const functionsSchema = (name = 'functions'): ExtractionSchema => ({
+    type: 'object',
+    properties: {
+      [name]: {
+        type: 'array',
+        items: { type: 'object', properties: { name: text, signature: text, description: text } },
+      },
+    },
+  });
+  // Node.js API shape: a signature in each heading with its permalink mark, the parameters as a list
+  // (whose "callback <Function>" items named "functions" loosely), then the description.
+  const nodeShaped = `<html><head><title>File system | Docs</title></head><body><h1>File system</h1>
+    <p>The fs module enables interacting with the file system in a way modeled on standard POSIX functions.</p>
+    <h3>Callback API<span><a class="mark" href="#callback-api">#</a></span></h3>
+    <h4><code>fs.access(path[, mode], callback)</code><span><a class="mark" href="#fsaccess">#</a></span></h4>
+    <ul><li><code>path</code> &lt;string&gt;</li><li><code>callback</code> <a>&lt;Function&gt;</a>
+    <ul><li><code>err</code> &lt;Error&gt;</li><li><code>mode</code> &lt;integer&gt;</li></ul></li></ul>
+    <p>Tests a user's permissions for the file or directory specified by path.</p>
+    <h4><code>fs.readFile(path[, options], callback)</code><span><a class="mark" href="#fsreadfile">#</a></span></h4>
+    <ul><li><code>callback</code> <a>&lt;Function&gt;</a><ul><li><code>err</code> &lt;Error&gt;</li>
+    <li><code>data</code> &lt;string&gt;</li></ul></li></ul>
+    <p>Asynchronously reads the entire contents of a file.</p></body></html>`;
+  const access = {
+    name: 'fs.access',
+    signature: 'fs.access(path[, mode], callback)',
+    description: "Tests a user's permissions for the file or directory specified by path.",
+  };
+  const readFile = {
+    name: 'fs.readFile',
+    signature: 'fs.readFile(path[, options], callback)',
+    description: 'Asynchronously reads the entire contents of a file.',
+  };
+
+  it('answers an array of functions from headings that are signatures, whatever the page calls them', async () => {
+    expect(await dataOf(nodeShaped, functionsSchema())).toEqual({ functions: [access, readFile] });
+    expect(await dataOf(nodeShaped, functionsSchema('methods'))).toEqual({ methods: [access, readFile] });
+    // Named like nothing on the page: the items' properties name them.
+    expect(await dataOf(nodeShaped, functionsSchema('api'))).toEqual({ api: [access, readFile] });
+  });
+
+  it('answers a query about one function from that function, not from the page or another function', async () => {
+    const schema: ExtractionSchema = {
+      type: 'object',
+      properties: { signature: text, description: text, title: text },
+    };
+    // The page's own properties stay the page's: the item's name is no title.
+    const { title } = await dataOf(nodeShaped, { type: 'object', properties: { title: text } });
+    expect(title).toBe('File system | Docs');
+    expect(await dataOf(nodeShaped, schema, 'the signature of fs.readFile')).toEqual({
+      signature: readFile.signature,
+      description: readFile.description,
+      title,
+    });
+    const data = await dataOf(nodeShaped, undefined, 'the signature of fs.readFile');
+    expect(data.fields).toMatchObject({ signature: readFile.signature });
+    expect(data.item).toEqual(readFile);
+    expect(data.title).toBe('File system | Docs');
+  });
+
+  it('answers the events and classes a page documents under headings labelled with their kind', async () => {
+    const html = `<h2>Class: <code>net.Server</code><a class="mark" href="#class-netserver">#</a></h2>
+      <p>This class is used to create a TCP server.</p>
+      <h3>Event: <code>'close'</code></h3><p>Emitted when the server closes.</p>
+      <h3>Event: <code>'listening'</code></h3><ul><li><code>port</code></li></ul><p>Emitted when bound.</p>
+      <h3><code>server.close([callback])</code></h3><p>Stops the server.</p>`;
+    const named: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        events: { type: 'array', items: { type: 'object', properties: { name: text, description: text } } },
+        classes: { type: 'array', items: { type: 'object', properties: { name: text, description: text } } },
+      },
+    };
+    expect(await dataOf(html, named, 'the events of the server')).toEqual({
+      events: [
+        { name: 'close', description: 'Emitted when the server closes.' },
+        { name: 'listening', description: 'Emitted when bound.' },
+      ],
+      classes: [{ name: 'net.Server', description: 'This class is used to create a TCP server.' }],
+    });
+  });
+
+  it('leaves permalink marks out of headings and terms', async () => {
+    const html = `<h2>Notes<a class="headerlink" href="#notes">¶</a></h2><p>Short note.</p><h2>API</h2>
+      <dl><dt id="json.dumps">json.dumps(obj)<a class="headerlink" href="#json.dumps">¶</a></dt><dd><p>Serialize obj.</p></dd>
+      <dt>Issue<a href="#issue">#</a></dt><dd>Tracked.</dd></dl>`;
+    const data = await dataOf(html, undefined, 'the notes');
+    // A label's remark in parentheses is left out of it: the term is keyed "json.dumps".
+    expect(data.facts).toMatchObject({
+      Notes: 'Short note.',
+      'json.dumps': 'Serialize obj.',
+      Issue: 'Tracked.',
+    });
+    expect(await dataOf(html, functionsSchema())).toEqual({
+      functions: [{ name: 'json.dumps', signature: 'json.dumps(obj)', description: 'Serialize obj.' }],
+    });
+  });
+
+  it("keeps a SYNOPSIS code block's lines, in a schema's text property and in a query's fields", async () => {
+    const html = `<h2>SYNOPSIS</h2><div class="verseblock"><pre class="content"><em>git add</em> [--verbose | -v]
+          [--] [&lt;pathspec&gt;&#8230;]</pre></div><h2>DESCRIPTION</h2><p>Adds.</p><p>More.</p>`;
+    const usage = 'git add [--verbose | -v]\n          [--] [<pathspec>…]';
+    expect(await dataOf(html, { type: 'object', properties: { synopsis: text } })).toEqual({
+      synopsis: usage,
+    });
+    expect((await dataOf(html, undefined, 'the synopsis')).fields).toEqual({ synopsis: usage });
+    // A one-line meaning (a title) is one line.
+    expect(
+      await dataOf(html, {
+        type: 'object',
+        properties: { headline: { type: 'string', description: 'the synopsis' } },
+      }),
+    ).not.toHaveProperty('headline', usage);
+  });
+});
+
 describe('DefaultExtractionEngine on a JSON body', () => {
   it('reads the JSON document as structured data', async () => {
     const body = JSON.stringify({

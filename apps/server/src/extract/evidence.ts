@@ -55,6 +55,18 @@ export const EVIDENCE_STRENGTH = {
   manual: 0.8,
   /** A short section: a heading and the one short block under it ("Previous topic" / the topic). */
   section: 0.6,
+  /**
+   * A heading over its one code block and nothing else (a manual's SYNOPSIS, a usage): as strong as a
+   * short section, and its value is code, whose lines are kept (`coerce.ts`).
+   */
+  code: 0.6,
+  /**
+   * A documented item (a function, a class) as the page states it: a heading or a definition term that is
+   * its call signature (`fs.readFile(path[, options], callback)`, Sphinx's `json.dumps(obj, *, …)`), or a
+   * heading naming it over a code block that is (`read-signatures.ts`). Reference pages name their items
+   * no more plainly than that.
+   */
+  signature: 0.8,
   /** A definition list, a two-column table, a "Label: value" line, label/value elements, a `mailto:`/`tel:` link. */
   label: 0.7,
   /** A row of a table with a header row. */

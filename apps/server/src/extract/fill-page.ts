@@ -1,10 +1,13 @@
 import type { ExtractionSchema } from '@webdata/contract';
 import type { ArticleMetadata } from '../readability.js';
+import type { Context } from './candidates.js';
 import { extractGeneric } from './generic-extraction.js';
 import { orderContexts } from './main-entity.js';
-import { tokenize } from './names.js';
+import { namesInOwnWords, nameTarget, tokenize } from './names.js';
+import type { FactNode } from './page-facts.js';
 import { readPageFacts } from './read-page.js';
-import { fillObject } from './schema-filler.js';
+import { itemNamedBy } from './read-signatures.js';
+import { type FillResult, type FillScope, fillObject } from './schema-filler.js';
 
 /** What the fill step reads: the page and the request (all plain data, so it can cross to a thread). */
 export interface FillInput {
@@ -34,13 +37,53 @@ export function fillPage(input: FillInput): FillOutcome {
   const words = input.query ? [input.query] : [];
   if (schema?.description) words.push(schema.description);
   const contexts = orderContexts(facts, Object.keys(schema?.properties ?? {}), words);
-  if (!schema) return { ok: true, data: extractGeneric(facts, contexts, input.query) };
+  // A query about one documented item ("the signature of fs.readFile") is answered from that item first.
+  const item = itemNamedBy(facts.structure, input.query);
+  if (!schema) return { ok: true, data: extractGeneric(facts, contexts, input.query, item) };
 
   const queryTokens = new Set(input.query ? tokenize(input.query) : []);
-  const filled = fillObject(schema, contexts, { facts, queryTokens });
+  const filled = item
+    ? fillFromItem(schema, item, contexts, { facts, queryTokens })
+    : fillObject(schema, contexts, { facts, queryTokens });
   if (filled.ok) return { ok: true, data: filled.value };
   const why = filled.unfit
     ? `: the page states ${JSON.stringify(filled.unfit.stated)}, which is not ${filled.unfit.type}`
     : ' not found on the page';
   return { ok: false, message: `required property "${filled.missing}"${why}` };
+}
+
+/**
+ * Fills a schema about one documented item: each property the item states
+ * in its own words (its name, signature, description) from the item alone,
+ * the others from the whole page. Weighed together, the page's first paragraph (a pattern) and
+ * another item's description outvoted the named item's own.
+ */
+function fillFromItem(
+  schema: ExtractionSchema,
+  item: FactNode,
+  contexts: Context[],
+  scope: FillScope,
+): FillResult {
+  // Only what the item states in the property's own words: its `name` is no title of the page.
+  const stated = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([name]) =>
+      item.entries.some((e) => namesInOwnWords(nameTarget(name), e.key)),
+    ),
+  );
+  const own = fillObject({ ...schema, properties: stated, required: [] }, [{ node: item, weight: 1 }], scope);
+  const found = own.ok ? Object.entries(own.value).filter(([, v]) => v !== null) : [];
+  const rest = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([name]) => !found.some(([n]) => n === name)),
+  );
+  const others = fillObject(
+    { ...schema, properties: rest, required: (schema.required ?? []).filter((n) => n in rest) },
+    contexts,
+    scope,
+  );
+  if (!others.ok) return others;
+  const value: Record<string, unknown> = {};
+  const byName = new Map([...found, ...Object.entries(others.value)]);
+  for (const name of Object.keys(schema.properties ?? {}))
+    if (byName.has(name)) value[name] = byName.get(name);
+  return { ok: true, value };
 }

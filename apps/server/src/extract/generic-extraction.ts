@@ -1,7 +1,7 @@
 import { type Context, findCandidates } from './candidates.js';
 import { coerceScalar } from './coerce.js';
 import { CONFIDENCE_FLOOR } from './evidence.js';
-import { nameTarget, tokenize } from './names.js';
+import { namesInOwnWords, nameTarget, tokenize } from './names.js';
 import { type FactNode, type FactScalar, isNode, type PageFacts, valuesOf } from './page-facts.js';
 import { fillObject } from './schema-filler.js';
 
@@ -38,7 +38,8 @@ const MAX_MATCHES = 5;
  * `type` (schema.org type of the main item), `fields` (for each content word
  * of the query that names something on the page — "price", "salary" — its
  * value), `lists` (keyed by its heading, each definition list whose
- * heading's last word the query names, as its terms and texts), `data` (the main structured item as plain JSON), `facts` (the
+ * heading's last word the query names, as its terms and texts), `item` (the documented function or class the
+ * query names, as its name, signature and description), `data` (the main structured item as plain JSON), `facts` (the
  * page's "Label: value" pairs, lists as arrays) and `matches` (up to five
  * sentences of the page with the most query words).
  */
@@ -46,6 +47,7 @@ export function extractGeneric(
   facts: PageFacts,
   contexts: Context[],
   query: string | undefined,
+  item?: FactNode | undefined,
 ): Record<string, unknown> {
   const base = fillObject(BASE_SCHEMA, contexts, { facts });
   const out: Record<string, unknown> = { url: facts.url, ...(base.ok ? base.value : {}) };
@@ -55,15 +57,20 @@ export function extractGeneric(
 
   const words = [...new Set(query ? tokenize(query) : [])].filter((w) => w.length > 2);
   const fields: Record<string, string> = {};
+  // The item the query names answers its words on its own first; the page's title and the like stay the page's.
+  const itemContexts = item ? [{ node: item, weight: 1 }] : [];
   for (const word of words) {
     if (word in out) continue;
     const target = nameTarget(word);
-    for (const c of findCandidates(contexts, target)) {
+    const own = findCandidates(itemContexts, target).filter(
+      (c) => c.confidence >= CONFIDENCE_FLOOR && namesInOwnWords(target, c.key),
+    );
+    for (const c of own.length > 0 ? own : findCandidates(contexts, target)) {
       if (c.confidence < CONFIDENCE_FLOOR) break;
       const value = coerceScalar(
         c.value,
         { type: 'string' },
-        { pageUrl: facts.url, target, lang: facts.lang },
+        { pageUrl: facts.url, target, lang: facts.lang, code: c.evidence === 'code' },
       );
       if (typeof value === 'string' && value) {
         fields[word] = value;
@@ -74,6 +81,7 @@ export function extractGeneric(
   if (Object.keys(fields).length > 0) out.fields = fields;
   const lists = termLists(facts, words);
   if (Object.keys(lists).length > 0) out.lists = lists;
+  if (item) out.item = nodeToJson(item, 0);
   if (main) out.data = nodeToJson(main, 0);
 
   // No prototype: a label is page text (see nodeToJson).

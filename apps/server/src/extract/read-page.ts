@@ -9,7 +9,7 @@ import { readMicrodata } from './read-microdata.js';
 import { readRdfa } from './read-rdfa.js';
 import { readArticle, readabilityNode } from './read-readability.js';
 import { readStructure } from './read-structure.js';
-import { collapse } from './text-utils.js';
+import { attrOf, closestWhere, collapse, tagName } from './text-utils.js';
 
 /**
  * Parses a page once and reads every source of evidence from it: JSON-LD,
@@ -42,6 +42,7 @@ export function readPageFacts(html: string, url: string, article?: ArticleMetada
   // Everything below reads the page without its scripts, styles and embedded documents.
   $('script, style, noscript, template, svg, iframe').remove();
   const index = new DomIndex($);
+  dropPermalinks($, index);
   const microdata = readMicrodata($, index);
   const rdfa = readRdfa($, index);
   const meta = readMetaTags($, index);
@@ -167,5 +168,29 @@ function parseJsonBody(body: string): unknown {
     return JSON.parse(body);
   } catch {
     return undefined;
+  }
+}
+
+/** A permalink's mark: a sign, not a word ("#", "¶", "§", a link symbol). */
+const PERMALINK_MARK = /^[#¶§🔗⚓]$/u;
+/** Where documentation generators put a permalink to the element itself. */
+const PERMALINK_HOLDERS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'caption']);
+
+/**
+ * Drops the permalink marks documentation generators append to headings
+ * and terms (Sphinx's "¶", Node.js's "#", MkDocs' "¶"): a link within the
+ * page whose text is one sign. They are no part of the heading's text, and
+ * kept they ended labels ("File paths#") and signatures (`json.dumps(obj)¶`).
+ * Found through the index (a selector over the page cost 40 ms on a large
+ * one) and taken out of the tree; the index keeps them, detached, which no
+ * reader of links minds (their address is within the page).
+ */
+function dropPermalinks($: ReturnType<typeof load>, index: DomIndex): void {
+  for (const a of index.tag('a')) {
+    if (!attrOf(a, 'href')?.startsWith('#')) continue;
+    const kids = (a as { children?: { type?: string; data?: string }[] }).children ?? [];
+    const only = kids.length === 1 && kids[0]?.type === 'text' ? kids[0].data?.trim() : undefined;
+    if (!only || !PERMALINK_MARK.test(only)) continue;
+    if (closestWhere(a, (n) => PERMALINK_HOLDERS.has(tagName(n)), true)) $(a).remove();
   }
 }

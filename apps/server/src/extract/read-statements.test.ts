@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DomIndex } from './dom-index.js';
 import { type FactNode, isNode } from './page-facts.js';
 import {
+  codeLines,
   linkedValue,
   readDateStatement,
   readManualPage,
@@ -63,10 +64,18 @@ describe('readShortSections', () => {
     );
     const { found, add } = collect();
     readShortSections($, index, pageUrl, add);
+    // The code's lines are kept: a multi-line SYNOPSIS had been run into one line.
     expect(found).toEqual([
-      ['SYNOPSIS', 'git add [--verbose | -v] [--dry-run | -n] [--] [<pathspec>…]', 'section'],
-      ['Signature', 'readFile(path[, options], callback)', 'section'],
+      ['SYNOPSIS', 'git add [--verbose | -v] [--dry-run | -n]\n          [--] [<pathspec>…]', 'code'],
+      ['Signature', 'readFile(path[, options], callback)', 'code'],
     ]);
+  });
+
+  it('keeps code as its lines: no trailing spaces, no blank lines around it, no indentation all lines share', () => {
+    expect(codeLines('\r\n\n    run --fast \r\n      --into=<file>\u00a0\n\n    done\n\n')).toBe(
+      'run --fast\n  --into=<file>\n\ndone',
+    );
+    expect(codeLines('one line')).toBe('one line');
   });
 
   it('does not read code with prose around it, several code blocks, or a listing', () => {

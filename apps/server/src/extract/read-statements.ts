@@ -30,8 +30,29 @@ function soleCode($: CheerioAPI, block: unknown): string | undefined {
   const $block = $(block as never);
   const pres = tagName(block) === 'pre' ? [block] : $block.find('pre').toArray();
   if (pres.length !== 1) return undefined;
-  const code = collapse($(pres[0] as never).text());
-  return code && code === collapse($block.text()) ? code : undefined;
+  const text = $(pres[0] as never).text();
+  const flat = collapse(text);
+  return flat && flat === collapse($block.text()) ? codeLines(text) : undefined;
+}
+
+/**
+ * Code as its lines: a multi-line SYNOPSIS is read line by line, so its
+ * lines are kept (each without trailing spaces, the block without blank
+ * lines around it and without the indentation all its lines share);
+ * collapsing it ran `git add [--verbose | -v] …` and its continuation lines
+ * into one.
+ */
+export function codeLines(text: string): string {
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines.at(-1) === '') lines.pop();
+  const indents = lines.filter((l) => l !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
+  const shared = indents.length > 0 ? Math.min(...indents) : 0;
+  return lines.map((l) => l.slice(shared)).join('\n');
 }
 
 /**
@@ -51,7 +72,7 @@ export function readShortSections($: CheerioAPI, index: DomIndex, pageUrl: strin
     // A heading over one code block names the code (SYNOPSIS, a signature): nothing else reads it as a value.
     const code = soleCode($, section[0]);
     if (code !== undefined) {
-      if (code.length <= SHORT_CODE) add(label, code, 'section');
+      if (code.length <= SHORT_CODE) add(label, code, 'code');
       continue;
     }
     if (!BLOCK_TAGS.has(tagName(section[0]))) continue;

@@ -4,6 +4,7 @@ import type { EvidenceKind } from './evidence.js';
 import { type FactNode, newNode, type PageFacts } from './page-facts.js';
 import { parseDate } from './parse-date.js';
 import { findHeadline, readBylines } from './read-byline.js';
+import { readSignatures } from './read-signatures.js';
 import {
   linkedValue,
   readDateStatement,
@@ -91,6 +92,9 @@ export function readStructure(
   readTitleFacts(titles, add);
   readManualPage($, index, titles, add);
   readShortSections($, index, pageUrl, add);
+  // Documented functions and classes, each keyed by what it is ("functions": [{ name, signature, description }]).
+  const documented = readSignatures(index);
+  for (const item of documented) add(item.kind, item.node, 'signature');
   for (const el of index.tag('time')) {
     const $el = $(el);
     const value = $el.attr('datetime')?.trim() || collapse($el.text());
@@ -184,8 +188,14 @@ export function readStructure(
     if (caption) for (const row of rowNodes) add(caption, row, 'table');
   }
 
-  // After the real tables, so that a table wins a tie with a definition list.
+  // After the real tables, so that a table wins a tie with a definition list (or documented items).
   tables.push(...termLists);
+  if (documented.length > 0)
+    tables.push({
+      caption: '',
+      headers: ['name', 'signature', 'description'],
+      rows: documented.map((item) => item.node),
+    });
 
   // Innermost blocks: "Label: value" lines, and label/value element pairs.
   // Blocks holding other blocks are marked once, walking up from each block.

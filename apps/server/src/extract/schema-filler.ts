@@ -216,13 +216,15 @@ function chooseScalar(
   for (const c of candidates) {
     if (c.confidence < NEGLIGIBLE) break;
     if (wellNamed && c.match < LOOSELY_NAMED) continue;
-    let value = coerceScalar(c.value, prop, ctx);
+    const code = c.evidence === 'code';
+    let value = coerceScalar(c.value, prop, code ? { ...ctx, code } : ctx);
     if (value === undefined || value === '') {
       const stated = textOf(c.value).replace(/\s+/g, ' ').trim();
       if (stated) support(`unfit:${stated.toLowerCase()}`, undefined, c, stated);
       continue;
     }
-    if (typeof value === 'string' && !prop.format && !prop.enum) {
+    // Code keeps its lines where a property is plain text (a synopsis); a headline or a name is one line.
+    if (typeof value === 'string' && !prop.format && !prop.enum && !(code && meaning === 'text')) {
       value = fitMeaning(value, meaning);
       if (value === undefined) continue; // not what the property means (a URL for an author): no support
     }

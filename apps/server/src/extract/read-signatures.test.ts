@@ -1,0 +1,145 @@
+import { load } from 'cheerio';
+import { describe, expect, it } from 'vitest';
+import { DomIndex } from './dom-index.js';
+import { newNode } from './page-facts.js';
+import { type DocumentedItem, itemNamedBy, readSignatures } from './read-signatures.js';
+
+function read(html: string): DocumentedItem[] {
+  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  return readSignatures(new DomIndex($));
+}
+
+/** Each item as `[kind, { name, signature, description }]`. */
+function shown(items: DocumentedItem[]) {
+  return items.map((i) => [i.kind, Object.fromEntries(i.node.entries.map((e) => [e.key, e.value]))]);
+}
+
+describe('readSignatures', () => {
+  it('reads a heading that is a call signature, with the first paragraph under it (Node.js API shape)', () => {
+    const html = `<h3>Callback API</h3>
+      <h4><code>fs.readFile(path[, options], callback)</code><span></span></h4>
+      <div class="api_metadata"><details><table><tr><td><p>Added in: v0.1.29</p></td></tr></table></details></div>
+      <ul><li><code>path</code> &lt;string&gt;</li></ul>
+      <p>Asynchronously reads the entire contents of a file.</p><p>More.</p>
+      <h4><code>new fs.Dir()</code></h4><h4><code>dir.path</code></h4><p>The path.</p>`;
+    expect(shown(read(html))).toEqual([
+      [
+        'function',
+        {
+          name: 'fs.readFile',
+          signature: 'fs.readFile(path[, options], callback)',
+          description: 'Asynchronously reads the entire contents of a file.',
+        },
+      ],
+      // No paragraph before the next heading: no description.
+      ['function', { name: 'fs.Dir', signature: 'new fs.Dir()' }],
+    ]);
+  });
+
+  it('reads a definition term that is one, with its text, and a class by its keyword (Sphinx shape)', () => {
+    const html = `<dl class="py function"><dt class="sig sig-object py" id="json.dumps"><span class="sig-prename">json.</span><span class="sig-name">dumps</span>(<em>obj</em>, <em>*</em>, <em>indent=None</em>)</dt>
+      <dd><p>Serialize <em>obj</em> to a JSON formatted str.</p><p>Other.</p></dd></dl>
+      <dl class="py class"><dt><em class="property">class </em>json.JSONDecoder(<em>*</em>, <em>strict=True</em>)</dt><dd>Simple JSON decoder.</dd></dl>`;
+    expect(shown(read(html))).toEqual([
+      [
+        'function',
+        {
+          name: 'json.dumps',
+          signature: 'json.dumps(obj, *, indent=None)',
+          description: 'Serialize obj to a JSON formatted str.',
+        },
+      ],
+      [
+        'class',
+        {
+          name: 'json.JSONDecoder',
+          signature: 'class json.JSONDecoder(*, strict=True)',
+          description: 'Simple JSON decoder.',
+        },
+      ],
+    ]);
+  });
+
+  it('reads a heading that names an item over the code block stating its signature (gtk-doc shape)', () => {
+    const html = `<h3><a name="xsltFree"></a>Function: xsltFree</h3>
+      <pre class="programlisting">void	xsltFree	(<a href="#t">xsltPtr</a> style, <br/>			 int flags)</pre>
+      <p>Frees the stylesheet.</p>
+      <h3>Example</h3><pre>make all</pre>`;
+    expect(shown(read(html))).toEqual([
+      [
+        'function',
+        {
+          name: 'xsltFree',
+          signature: 'void xsltFree (xsltPtr style, int flags)',
+          description: 'Frees the stylesheet.',
+        },
+      ],
+    ]);
+  });
+
+  it('reads a heading labelled with its kind, over a name alone or a signature (Node.js, gtk-doc shapes)', () => {
+    const html = `<h3>Class: <code>fs.Dir</code></h3><p>A class representing a directory stream.</p>
+      <h4>Event: <code>'close'</code></h4><p>Emitted when the stream is closed.</p>
+      <h4>Static method: <code>Buffer.alloc(size[, fill])</code></h4><p>Allocates a new Buffer.</p>
+      <h3>Macro: XSLT_GET_PTR</h3><pre>#define XSLT_GET_PTR(res, style);</pre><p>Gets the pointer.</p>
+      <h3>Macro: XSLT_STOP</h3><pre>#define XSLT_STOP</pre><p>Stops.</p>
+      <h2>Modules: CommonJS modules</h2><h3>Example: reading a file</h3><h3>Class: the one we use</h3>`;
+    expect(shown(read(html))).toEqual([
+      ['class', { name: 'fs.Dir', description: 'A class representing a directory stream.' }],
+      ['event', { name: 'close', description: 'Emitted when the stream is closed.' }],
+      [
+        'function',
+        {
+          name: 'Buffer.alloc',
+          signature: 'Buffer.alloc(size[, fill])',
+          description: 'Allocates a new Buffer.',
+        },
+      ],
+      [
+        'macro',
+        {
+          name: 'XSLT_GET_PTR',
+          signature: '#define XSLT_GET_PTR(res, style);',
+          description: 'Gets the pointer.',
+        },
+      ],
+      ['macro', { name: 'XSLT_STOP', signature: '#define XSLT_STOP', description: 'Stops.' }],
+    ]);
+  });
+
+  it('does not take a remark in parentheses, a manual page name, or prose for a signature', () => {
+    const html = `<h2>Installation (optional)</h2><h1>git-add(1)</h1><h2>ls(1)</h2>
+      <dt>Call f(x) for each item (see above)</dt><dd>Text.</dd><h3>Options</h3><pre>run(1)</pre>`;
+    expect(read(html)).toEqual([]);
+  });
+});
+
+describe('itemNamedBy', () => {
+  const structure = newNode('structure', 'label');
+  for (const name of ['fs.read', 'fs.readFile', 'fsPromises.readFile', 'encode']) {
+    const node = newNode('structure', 'signature');
+    node.entries.push({ key: 'name', value: name });
+    structure.entries.push({ key: 'function', value: node, evidence: 'signature' });
+  }
+  const named = (query: string) => {
+    const node = itemNamedBy(structure, query);
+    return node?.entries[0]?.value;
+  };
+
+  it('finds the item by its full name as a whole word, or by its last part', () => {
+    expect(named('the signature of fs.readFile')).toBe('fs.readFile');
+    expect(named('What does FS.READFILE return?')).toBe('fs.readFile');
+    expect(named('the signature of fs.read.')).toBe('fs.read');
+    // A plain word names an item only when the query calls it.
+    expect(named('how to call encode()')).toBe('encode');
+    expect(named('how to encode a value')).toBeUndefined();
+    // Only the last part: the first item with it.
+    expect(named('the options of readFile')).toBe('fs.readFile');
+  });
+
+  it('finds nothing where the name is part of a longer one, or no query', () => {
+    expect(named('fs.readFileSync')).toBeUndefined();
+    expect(named('encoder settings')).toBeUndefined();
+    expect(itemNamedBy(structure, undefined)).toBeUndefined();
+  });
+});
