@@ -8,6 +8,7 @@ export default defineConfig({
     'convert-worker': 'src/content/convert-worker.ts',
     'schema-worker': 'src/extract/schema-worker.ts',
     'fill-worker': 'src/extract/fill-worker.ts',
+    'batch-write-worker': 'src/store/sqlite/batch-write-worker.ts',
   },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },

@@ -1,3 +1,4 @@
+import { outcomeChars } from '../store/outcome-chars.js';
 import type { ClaimedItem, CompletedItem, ItemOutcome, Store } from '../store/store.js';
 
 export interface ResultWriterOptions {
@@ -13,19 +14,13 @@ export interface ResultWriterOptions {
 }
 
 /**
- * A SQLite transaction runs on the main thread and holds it: about 35 ms per MB of content and
- * indexed text. Ten 9 MB pages (three formats each) in one batch held every request for up to 1.9 s;
+ * A SQLite transaction on the main thread holds it: about 35 ms per MB of content and indexed text
+ * (the store writes a batch of 2 Mi characters or more on a thread of its own, see
+ * `OFF_THREAD_BATCH_CHARS`). Ten 9 MB pages (three formats each) in one batch held every request for up to 1.9 s;
  * batches of at most 4 Mi characters, with a turn of the event loop between them, hold it for
  * one such page at most.
  */
 export const MAX_BATCH_CHARS = 4 * 1024 * 1024;
-
-/** Characters an outcome writes: its contents and the text it indexes. */
-function outcomeChars(outcome: ItemOutcome): number {
-  let chars = outcome.document?.body.length ?? 0;
-  for (const body of Object.values(outcome.contents)) chars += body?.length ?? 0;
-  return chars;
-}
 
 interface Waiting extends CompletedItem {
   resolve: (written: boolean) => void;

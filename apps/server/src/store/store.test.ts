@@ -31,6 +31,11 @@ afterAll(async () => {
 
 const stores: [string, () => Promise<Store>][] = [
   ['SqliteStore', async () => new SqliteStore(':memory:')],
+  // A file, as the server opens it: large batches are written by its write thread (another connection).
+  [
+    'SqliteStore (file)',
+    async () => new SqliteStore(join(mkdtempSync(join(scratch, 'sqlite-')), 'webdata.sqlite')),
+  ],
   [
     'PostgresStore',
     async () => {
@@ -59,6 +64,17 @@ async function crawlRun(urls: string[], owner = OWNER) {
     items: urls.map((url) => ({ url, key: url, depth: 0 })),
   });
   return run.run.id;
+}
+
+/** About `chars` characters of words, most of them different (an FTS index has terms to write). */
+function largeText(chars: number): string {
+  const words: string[] = [];
+  for (let i = 0, length = 0; length < chars; i += 1) {
+    const word = `w${(i * 7919) % 100_003}`;
+    words.push(word);
+    length += word.length + 1;
+  }
+  return words.join(' ');
 }
 
 const found = (url: string) => ({ url, key: url, depth: 1, parentUrl: 'https://s.example/' });
@@ -133,6 +149,52 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     expect(next).toEqual(['https://s.example/a/next', 'https://s.example/b', 'https://s.example/c/next']);
     const hits = await store.search.search(OWNER, SearchRequest.parse({ collection: 'c', query: 'page' }));
     expect(hits.data.map((hit) => hit.url).sort()).toEqual(['https://s.example/a', 'https://s.example/c']);
+  });
+
+  it('writes a batch of several MB whole: results, every format, links and search documents', async () => {
+    store = await makeStore();
+    const runId = await crawlRun(['https://s.example/a', 'https://s.example/b']);
+    const items = (await store.claimItems('w', 2, 60_000)) as ClaimedItem[];
+    // Over the thread's threshold (and its pieces) together: 2 pages of ~1.5 Mi characters in 3 formats.
+    const body = (n: number) => `${n} ${largeText(1_500_000)} end${n}`;
+    const written = await store.completeItems(
+      items.map((item, n) => ({
+        item,
+        outcome: {
+          ...itemOutcome('succeeded', {
+            contents: { markdown: `# ${body(n)}`, html: `<p>${body(n)}</p>`, text: body(n) },
+          }),
+          discovered: [found(`${item.url}/next`)],
+          document: {
+            owner: OWNER,
+            collection: 'c',
+            url: item.url,
+            title: item.url,
+            headings: [],
+            body: body(n),
+            runId,
+          },
+        },
+      })),
+    );
+    expect(written).toEqual([true, true]);
+    const results = (await store.listResults(OWNER, runId, { limit: 10 }))!.data;
+    expect(results.map((r) => r.url).sort()).toEqual(['https://s.example/a', 'https://s.example/b']);
+    for (const result of results) {
+      const n = items.findIndex((item) => item.url === result.url);
+      expect(await store.getContent(result.id, 'text')).toBe(body(n));
+      expect(await store.getContent(result.id, 'markdown')).toBe(`# ${body(n)}`);
+      expect(await store.getContent(result.id, 'html')).toBe(`<p>${body(n)}</p>`);
+    }
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({
+      total: 4,
+      succeeded: 2,
+      queued: 2,
+    });
+    const next = (await store.claimItems('w2', 10, 60_000)).map((item) => item.url).sort();
+    expect(next).toEqual(['https://s.example/a/next', 'https://s.example/b/next']);
+    const hits = await store.search.search(OWNER, SearchRequest.parse({ collection: 'c', query: 'end1' }));
+    expect(hits.data.map((hit) => hit.url)).toEqual([items[1]!.url]);
   });
 
   it('adds discovered URLs once, up to the item limit, never ones known as another page', async () => {
