@@ -1,4 +1,4 @@
-import { isTerminalStatus, type WebDataClient } from '@webdata/core';
+import { isTerminalStatus, NotFoundError, type WebDataClient } from '@webdata/core';
 import * as vscode from 'vscode';
 import { stateAfter } from '../connection/connection-state.js';
 import type { Log } from '../ui/log.js';
@@ -63,7 +63,9 @@ export function followRun(deps: FollowDeps, created: Run, title: string): Promis
             },
             error: (error: unknown) => {
               started.forget(created.id);
-              void showError(log, `Lost track of run ${created.id}`, error);
+              // Deleted (from the Runs view, or elsewhere): nothing was lost; the notification just ends.
+              if (error instanceof NotFoundError) log.info(`run ${created.id} was deleted while followed`);
+              else void showError(log, `Lost track of run ${created.id}`, error);
               resolve(last);
             },
             complete: () => {

@@ -253,6 +253,38 @@ export function defineExtensionSuite(): void {
       await fetch(`${env.site}/hold-again`);
     });
 
+    test('a run followed in a notification and deleted from the tree ends it without an error', async () => {
+      const errors: string[] = [];
+      const logError = services.log.error.bind(services.log);
+      services.log.error = (message: string, error?: unknown) => {
+        errors.push(message);
+        logError(message, error);
+      };
+      try {
+        const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
+          urls: [`${env.site}/hold/delete-me`],
+          screenshot: false,
+        });
+        assert.ok(created);
+        const node = await waitFor('the run in the tree', () => runNode(created.id));
+        await waitFor('the run to be running', () => storeRun(created.id)?.status === 'running');
+        assert.equal(
+          await vscode.commands.executeCommand('webdata.run.delete', node, { confirm: false }),
+          true,
+        );
+        await waitFor('the notification to stop following it', () =>
+          services.started.inFlightIds().includes(created.id) ? undefined : true,
+        );
+        // Before, the watch's 404 came as an error message: "Lost track of run …: run … not found".
+        assert.deepEqual(
+          errors.filter((message) => message.includes(created.id)),
+          [],
+        );
+      } finally {
+        Reflect.deleteProperty(services.log, 'error');
+      }
+    });
+
     test('delete asks first, then removes the run from the tree', async () => {
       const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
       await vscode.commands.executeCommand('webdata.runs.refresh');
