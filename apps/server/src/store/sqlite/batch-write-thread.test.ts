@@ -1,29 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SearchRequest } from '@webdata/contract';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { itemOutcome, queuedCrawlRun } from '../item-outcome.test-support.js';
 import type { ClaimedItem, CompletedItem } from '../store.js';
-import { OFF_THREAD_BATCH_CHARS, SqliteStore } from './sqlite-store.js';
+import { OFF_THREAD_BATCH_CHARS, type SqliteStore } from './sqlite-store.js';
+import {
+  openStoreBesideAnotherConnection,
+  type StoreBesideAnotherConnection,
+} from './two-connections.test-support.js';
 
-let dir: string;
+let files: StoreBesideAnotherConnection;
 let store: SqliteStore;
 let other: BetterSqlite3.Database;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'webdata-write-thread-'));
-  store = new SqliteStore(join(dir, 'webdata.sqlite'));
-  other = new BetterSqlite3(join(dir, 'webdata.sqlite'));
+  files = openStoreBesideAnotherConnection('webdata-write-thread-');
+  ({ store, other } = files);
 });
 
-afterEach(async () => {
-  if (other.inTransaction) other.exec('ROLLBACK');
-  other.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => files.close());
 
 /** A finished page of `chars` characters of text (in two formats, and indexed), words most of them different. */
 function finished(item: ClaimedItem, runId: string, chars: number): CompletedItem {

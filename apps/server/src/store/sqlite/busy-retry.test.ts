@@ -1,29 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RUN_PARAMS } from '@webdata/contract';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../errors.js';
 import { isSqliteBusy, retryWhileBusy } from './busy-retry.js';
-import { SqliteStore } from './sqlite-store.js';
+import type { SqliteStore } from './sqlite-store.js';
+import {
+  openStoreBesideAnotherConnection,
+  type StoreBesideAnotherConnection,
+} from './two-connections.test-support.js';
 
-let dir: string;
+let files: StoreBesideAnotherConnection;
 let store: SqliteStore;
 let other: BetterSqlite3.Database;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'webdata-busy-'));
-  store = new SqliteStore(join(dir, 'webdata.sqlite'));
-  other = new BetterSqlite3(join(dir, 'webdata.sqlite'));
+  files = openStoreBesideAnotherConnection('webdata-busy-');
+  ({ store, other } = files);
 });
 
-afterEach(async () => {
-  if (other.inTransaction) other.exec('ROLLBACK');
-  other.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => files.close());
 
 const newRun = {
   owner: 'o',
