@@ -479,7 +479,7 @@ describe('DefaultExtractionEngine on reference pages that document functions', (
     });
     const data = await dataOf(nodeShaped, undefined, 'the signature of fs.readFile');
     expect(data.fields).toMatchObject({ signature: readFile.signature });
-    expect(data.item).toEqual(readFile);
+    expect(data.item).toEqual({ ...readFile, parameter: ['path', 'options', 'callback'] });
     expect(data.title).toBe('File system | Docs');
   });
 
@@ -496,12 +496,47 @@ describe('DefaultExtractionEngine on reference pages that document functions', (
         classes: { type: 'array', items: { type: 'object', properties: { name: text, description: text } } },
       },
     };
+    // Without a schema: the items of each kind the query names, by the kind's plural.
+    const { lists } = await dataOf(html, undefined, 'the events and the classes');
+    expect(JSON.parse(JSON.stringify(lists))).toEqual({
+      events: [
+        { name: 'close', description: 'Emitted when the server closes.' },
+        { name: 'listening', description: 'Emitted when bound.' },
+      ],
+      classes: [{ name: 'net.Server', description: 'This class is used to create a TCP server.' }],
+    });
     expect(await dataOf(html, named, 'the events of the server')).toEqual({
       events: [
         { name: 'close', description: 'Emitted when the server closes.' },
         { name: 'listening', description: 'Emitted when bound.' },
       ],
       classes: [{ name: 'net.Server', description: 'This class is used to create a TCP server.' }],
+    });
+  });
+
+  it("answers a function's parameters by their names, for a query about it or as a property of each", async () => {
+    const args: ExtractionSchema = {
+      type: 'object',
+      properties: { arguments: { type: 'array', items: text }, summary: text },
+    };
+    expect(await dataOf(nodeShaped, args, 'the arguments of fs.readFile')).toEqual({
+      arguments: ['path', 'options', 'callback'],
+      summary: readFile.description,
+    });
+    const withParameters: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        functions: {
+          type: 'array',
+          items: { type: 'object', properties: { name: text, parameters: { type: 'array', items: text } } },
+        },
+      },
+    };
+    expect(await dataOf(nodeShaped, withParameters)).toEqual({
+      functions: [
+        { name: 'fs.access', parameters: ['path', 'mode', 'callback'] },
+        { name: 'fs.readFile', parameters: ['path', 'options', 'callback'] },
+      ],
     });
   });
 

@@ -3,10 +3,10 @@ import type { ArticleMetadata } from '../readability.js';
 import type { Context } from './candidates.js';
 import { extractGeneric } from './generic-extraction.js';
 import { orderContexts } from './main-entity.js';
-import { namesInOwnWords, nameTarget, tokenize } from './names.js';
+import { nameTarget, tokenize } from './names.js';
 import type { FactNode } from './page-facts.js';
 import { readPageFacts } from './read-page.js';
-import { itemNamedBy } from './read-signatures.js';
+import { itemNamedBy, statesItself } from './read-signatures.js';
 import { type FillResult, type FillScope, fillObject } from './schema-filler.js';
 
 /** What the fill step reads: the page and the request (all plain data, so it can cross to a thread). */
@@ -54,8 +54,8 @@ export function fillPage(input: FillInput): FillOutcome {
 
 /**
  * Fills a schema about one documented item: each property the item states
- * in its own words (its name, signature, description) from the item alone,
- * the others from the whole page. Weighed together, the page's first paragraph (a pattern) and
+ * itself ({@link statesItself}: its name, signature, parameters,
+ * description) from the item alone, the others from the whole page. Weighed together, the page's first paragraph (a pattern) and
  * another item's description outvoted the named item's own.
  */
 function fillFromItem(
@@ -64,11 +64,8 @@ function fillFromItem(
   contexts: Context[],
   scope: FillScope,
 ): FillResult {
-  // Only what the item states in the property's own words: its `name` is no title of the page.
   const stated = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).filter(([name]) =>
-      item.entries.some((e) => namesInOwnWords(nameTarget(name), e.key)),
-    ),
+    Object.entries(schema.properties ?? {}).filter(([name]) => statesItself(item, nameTarget(name))),
   );
   const own = fillObject({ ...schema, properties: stated, required: [] }, [{ node: item, weight: 1 }], scope);
   const found = own.ok ? Object.entries(own.value).filter(([, v]) => v !== null) : [];

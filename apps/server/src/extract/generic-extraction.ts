@@ -1,8 +1,9 @@
 import { type Context, findCandidates } from './candidates.js';
 import { coerceScalar } from './coerce.js';
 import { CONFIDENCE_FLOOR } from './evidence.js';
-import { namesInOwnWords, nameTarget, tokenize } from './names.js';
+import { nameTarget, tokenize } from './names.js';
 import { type FactNode, type FactScalar, isNode, type PageFacts, valuesOf } from './page-facts.js';
+import { statesItself } from './read-signatures.js';
 import { fillObject } from './schema-filler.js';
 
 /** The fields every schema-less answer tries to fill. */
@@ -38,7 +39,8 @@ const MAX_MATCHES = 5;
  * `type` (schema.org type of the main item), `fields` (for each content word
  * of the query that names something on the page — "price", "salary" — its
  * value), `lists` (keyed by its heading, each definition list whose
- * heading's last word the query names, as its terms and texts), `item` (the documented function or class the
+ * heading's last word the query names, as its terms and texts, and the documented functions, classes or events
+ * it names, by kind), `item` (the documented function or class the
  * query names, as its name, signature and description), `data` (the main structured item as plain JSON), `facts` (the
  * page's "Label: value" pairs, lists as arrays) and `matches` (up to five
  * sentences of the page with the most query words).
@@ -62,9 +64,10 @@ export function extractGeneric(
   for (const word of words) {
     if (word in out) continue;
     const target = nameTarget(word);
-    const own = findCandidates(itemContexts, target).filter(
-      (c) => c.confidence >= CONFIDENCE_FLOOR && namesInOwnWords(target, c.key),
-    );
+    const own =
+      item && statesItself(item, target)
+        ? findCandidates(itemContexts, target).filter((c) => c.confidence >= CONFIDENCE_FLOOR)
+        : [];
     for (const c of own.length > 0 ? own : findCandidates(contexts, target)) {
       if (c.confidence < CONFIDENCE_FLOOR) break;
       const value = coerceScalar(
@@ -79,7 +82,7 @@ export function extractGeneric(
     }
   }
   if (Object.keys(fields).length > 0) out.fields = fields;
-  const lists = termLists(facts, words);
+  const lists = { ...termLists(facts, words), ...itemLists(facts, words) };
   if (Object.keys(lists).length > 0) out.lists = lists;
   if (item) out.item = nodeToJson(item, 0);
   if (main) out.data = nodeToJson(main, 0);
@@ -134,6 +137,35 @@ function termLists(
         description: String(valuesOf(row, 'description')[0] ?? ''),
       })),
     );
+  }
+  return Object.fromEntries(lists);
+}
+
+/** What a list of documented items of each kind is called (`read-signatures.ts`'s kinds). */
+const ITEM_LISTS = new Map([
+  ['function', 'functions'],
+  ['class', 'classes'],
+  ['event', 'events'],
+  ['macro', 'macros'],
+  ['constant', 'constants'],
+  ['property', 'properties'],
+]);
+
+/**
+ * The documented items of each kind the query names ("the functions", "which
+ * events"), keyed by the kind's plural: each as its name, signature and
+ * description. Without them a query for a reference page's functions
+ * answered only sentences that mention the word.
+ */
+function itemLists(facts: PageFacts, words: string[]): Record<string, Record<string, unknown>[]> {
+  const lists = new Map<string, Record<string, unknown>[]>();
+  for (const word of words) {
+    const key = ITEM_LISTS.get(word);
+    if (!key || lists.has(key)) continue;
+    const items = facts.structure.entries
+      .filter((e) => e.key === word && e.evidence === 'signature' && isNode(e.value))
+      .map((e) => nodeToJson(e.value as FactNode, 0));
+    if (items.length > 0) lists.set(key, items);
   }
   return Object.fromEntries(lists);
 }

@@ -306,6 +306,8 @@ const CONCEPTS: Record<string, string[]> = {
     'preparation',
     'how make',
   ],
+  // What a documented function takes (`read-signatures.ts` reads them as `parameter`).
+  parameter: ['parameter', 'param', 'argument', 'arg'],
   servings: ['serving', 'recipe yield', 'yield', 'serve', 'portion', 'make'],
   prep: ['prep time', 'preparation time', 'prep'],
   cook: ['cook time', 'cooking time', 'bake time', 'baking time', 'cook', 'bake'],

@@ -2,16 +2,19 @@ import { load } from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { DomIndex } from './dom-index.js';
 import { newNode } from './page-facts.js';
-import { type DocumentedItem, itemNamedBy, readSignatures } from './read-signatures.js';
+import { type DocumentedItem, itemNamedBy, parameterNames, readSignatures } from './read-signatures.js';
 
 function read(html: string): DocumentedItem[] {
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
   return readSignatures(new DomIndex($));
 }
 
-/** Each item as `[kind, { name, signature, description }]`. */
+/** Each item as `[kind, { name, signature, description }]` (its parameters: `parameterNames`' tests). */
 function shown(items: DocumentedItem[]) {
-  return items.map((i) => [i.kind, Object.fromEntries(i.node.entries.map((e) => [e.key, e.value]))]);
+  return items.map((i) => [
+    i.kind,
+    Object.fromEntries(i.node.entries.filter((e) => e.key !== 'parameter').map((e) => [e.key, e.value])),
+  ]);
 }
 
 describe('readSignatures', () => {
@@ -141,5 +144,33 @@ describe('itemNamedBy', () => {
     expect(named('fs.readFileSync')).toBeUndefined();
     expect(named('encoder settings')).toBeUndefined();
     expect(itemNamedBy(structure, undefined)).toBeUndefined();
+  });
+});
+
+describe('parameterNames', () => {
+  it('names the parameters of Node.js, Python and C signatures', () => {
+    expect(parameterNames('fs.readFile(path[, options], callback)', 'fs.readFile')).toEqual([
+      'path',
+      'options',
+      'callback',
+    ]);
+    expect(parameterNames('assert.fail(actual, expected[, message[, operator]])', 'assert.fail')).toEqual([
+      'actual',
+      'expected',
+      'message',
+      'operator',
+    ]);
+    expect(
+      parameterNames("json.dumps(obj, *, sep=(', ', ': '), indent: int = None, **kw) → str", 'json.dumps'),
+    ).toEqual(['obj', 'sep', 'indent', 'kw']);
+    expect(parameterNames('xmlDocPtr xsltApply (xsltPtr style, const char ** params)', 'xsltApply')).toEqual([
+      'style',
+      'params',
+    ]);
+    expect(parameterNames('int xsltInit (void)', 'xsltInit')).toEqual([]);
+    expect(parameterNames('dir.close()', 'dir.close')).toEqual([]);
+    expect(
+      parameterNames('asyncLocalStorage.run(store, callback[, ...args])', 'asyncLocalStorage.run'),
+    ).toEqual(['store', 'callback', 'args']);
   });
 });

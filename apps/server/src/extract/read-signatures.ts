@@ -1,4 +1,5 @@
 import type { DomIndex } from './dom-index.js';
+import { matchScore, type NameTarget, namesInOwnWords } from './names.js';
 import { type FactNode, isNode, newNode } from './page-facts.js';
 import { blockText, collapse, tagName } from './text-utils.js';
 
@@ -110,12 +111,63 @@ export function readSignatures(index: DomIndex): DocumentedItem[] {
     if (!name || !kind) continue;
     const node = newNode('structure', 'signature');
     node.entries.push({ key: 'name', value: name });
-    if (signature) node.entries.push({ key: 'signature', value: signature });
+    if (signature) {
+      node.entries.push({ key: 'signature', value: signature });
+      for (const parameter of parameterNames(signature, name))
+        node.entries.push({ key: 'parameter', value: parameter });
+    }
     const description = isTerm ? termDescription(el) : headingDescription(el);
     if (description) node.entries.push({ key: 'description', value: description });
     items.push({ kind, node });
   }
   return items;
+}
+
+/** An identifier; a parameter's name is the last one of its declaration (`const char ** params`). */
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+/** Words that are no parameter's name: C's empty list, Python's keyword-only and positional-only marks. */
+const NO_PARAMETER = new Set(['void', '']);
+
+/**
+ * The names of a signature's parameters, in order: what is in the
+ * parentheses after the item's name, split at its top-level commas (not
+ * those in a default's parentheses or quotes; Node.js's optional brackets
+ * `[, options]` do not nest), each without its default (`=None`), its
+ * annotation (`: int`) and its type before it (`xmlDocPtr doc`).
+ */
+export function parameterNames(signature: string, name: string): string[] {
+  const open = signature.indexOf('(', Math.max(0, signature.indexOf(name) + name.length));
+  if (open < 0) return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (const ch of signature.slice(open + 1)) {
+    if (quote) {
+      if (ch === quote) quote = '';
+      current += ch;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '(' || ch === '{') depth++;
+    else if (ch === ')' || ch === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  parts.push(current);
+  const names: string[] = [];
+  for (const part of parts) {
+    const declared = part.replace(/[[\]]/g, ' ').split('=')[0]?.split(':')[0] ?? '';
+    const last = declared.match(IDENTIFIER)?.at(-1) ?? '';
+    if (!NO_PARAMETER.has(last)) names.push(last);
+  }
+  return names;
 }
 
 type Walkable = { next?: unknown; children?: unknown[] };
@@ -163,6 +215,20 @@ function headingDescription(heading: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether a documented item states a property itself: one of its keys names
+ * it (`arguments` its `parameter`s, `summary` its `description`), its `name`
+ * only in the property's own words (a title or a heading is the page's).
+ */
+export function statesItself(item: FactNode, target: NameTarget): boolean {
+  return item.entries.some((e) =>
+    e.key === 'name' ? namesInOwnWords(target, e.key) : matchScore(target, [e.key]) >= SYNONYM_MATCH,
+  );
+}
+
+/** A key that names a property at least this well names it or a synonym of it (`names.ts`). */
+const SYNONYM_MATCH = 0.9;
 
 /** Characters that continue a name: a name in a query starts and ends between others. */
 const NAME_CHAR = /[\w$.]/;
