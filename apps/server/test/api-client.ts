@@ -43,14 +43,15 @@ export async function getRun(call: ApiCall, runId: string, query = ''): Promise<
 
 /**
  * Polls a run until it is terminal (tests only; the client package does this
- * properly). A 503 is waited out as its Retry-After says; any other answer
+ * properly). A 503 or 429 is waited out as its Retry-After says; any other answer
  * that is not the run fails with that answer.
  */
 export async function waitForRun(call: ApiCall, runId: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, headers, body } = await call('GET', `/api/v1/runs/${runId}?wait=5`);
-    if (status === 503 && Date.now() < deadline) {
+    // 429: the key holds its most long polls at once (many runs awaited together), as 503 is waited out.
+    if ((status === 503 || status === 429) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, Number(headers['retry-after'] ?? 1) * 1000));
       continue;
     }

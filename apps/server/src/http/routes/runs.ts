@@ -4,6 +4,7 @@ import { notFound, ServiceError } from '../../errors.js';
 import type { Page, RunListQuery } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute, type EndpointCall } from '../contract-route.js';
+import { LongPollSlots } from '../long-poll-slots.js';
 import { RunSnapshots } from '../run-snapshots.js';
 
 const etagOf = (version: number) => `"v${version}"`;
@@ -58,9 +59,10 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
       reply.header('etag', changeEtagOf(cursor)).header('cache-control', 'no-store');
       return send(page);
     }
-    return sendRunChanges(context, call, since);
+    return sendRunChanges(context, polls, call, since);
   });
 
+  const polls = new LongPollSlots();
   const snapshots = new RunSnapshots();
   context.events.onAnyChange((runId) => snapshots.invalidate(runId));
   declareRoute(app, context, 'getRun', async ({ path: { runId }, query: { wait }, request, reply }) => {
@@ -71,7 +73,7 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
       if (!head || head.owner !== request.owner) throw notFound('run');
       if (wait !== undefined && wait > 0) {
         reply.header('x-webdata-wait', String(wait));
-        head = await waitForChange(context, request, runId, head.version, ifNoneMatch, wait);
+        head = await waitForChange(context, polls, request, runId, head.version, ifNoneMatch, wait);
       }
       snapshot = snapshots.at(runId, head.version);
       if (!snapshot) {
@@ -120,6 +122,7 @@ function changeCursorOf(ifNoneMatch: string | undefined): number | undefined {
  */
 async function sendRunChanges(
   context: ApiContext,
+  polls: LongPollSlots,
   { request, reply, query, send }: EndpointCall<EndpointOf<'listRuns'>>,
   since: number | undefined,
 ): Promise<FastifyReply> {
@@ -140,7 +143,7 @@ async function sendRunChanges(
     reply.header('x-webdata-wait', String(query.wait));
     if (changes.runs.length === 0 && changes.missing.length === 0) {
       // Each notice asks for one change at most (it may come many times a second); the answer reads them all.
-      await holdUntil(context, request, query.wait, query.ids ?? 'any', async () => {
+      await holdUntil(context, polls, request, query.wait, query.ids ?? 'any', async () => {
         const first = await context.store.listRunChanges({ ...changesQuery, limit: 1 });
         return first.runs.length > 0 || first.missing.length > 0;
       });
@@ -158,6 +161,7 @@ async function sendRunChanges(
 /** Holds a request until `ready`, `wait` seconds, the client leaving or the server shutting down. */
 async function holdUntil(
   context: ApiContext,
+  polls: LongPollSlots,
   request: FastifyRequest,
   wait: number,
   runIds: readonly string[] | 'any',
@@ -168,7 +172,9 @@ async function holdUntil(
   request.raw.once('close', onClose);
   context.closing.addEventListener('abort', onClose, { once: true });
   try {
-    await context.events.waitUntil(runIds, ready, { timeoutMs: wait * 1000, signal: abort.signal });
+    await polls.during(request.owner, () =>
+      context.events.waitUntil(runIds, ready, { timeoutMs: wait * 1000, signal: abort.signal }),
+    );
   } finally {
     request.raw.off('close', onClose);
     context.closing.removeEventListener('abort', onClose);
@@ -182,6 +188,7 @@ async function holdUntil(
  */
 async function waitForChange(
   context: ApiContext,
+  polls: LongPollSlots,
   request: FastifyRequest,
   runId: string,
   version: number,
@@ -191,7 +198,7 @@ async function waitForChange(
   const stored = await context.store.getRun(request.owner, runId);
   if (!stored || isTerminalStatus(stored.run.status)) return { owner: request.owner, version };
   const seen = ifNoneMatch === undefined || ifNoneMatch === etagOf(version) ? version : -1;
-  await holdUntil(context, request, wait, [runId], async () => {
+  await holdUntil(context, polls, request, wait, [runId], async () => {
     const now = (await context.store.getRunHead(runId))?.version ?? null;
     return now === null || now !== seen;
   });
