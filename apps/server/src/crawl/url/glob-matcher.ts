@@ -11,8 +11,8 @@
 
 /** One instruction of a compiled glob. */
 type Instruction =
-  /** One character that passes `test`. */
-  | { op: 'char'; test: (code: number) => boolean; next: number }
+  /** One character that passes `test` (`code`: the one code unit that does, for a plain character). */
+  | { op: 'char'; test: (code: number) => boolean; next: number; code?: number | undefined }
   /** Try `first`, then `second`. */
   | { op: 'split'; first: number; second: number }
   | { op: 'jump'; to: number }
@@ -30,7 +30,7 @@ export interface CompiledGlob {
 
 /** Parse tree of a glob: a sequence of parts, each of which matches a stretch of the path. */
 type Part =
-  | { kind: 'char'; test: (code: number) => boolean }
+  | { kind: 'char'; test: (code: number) => boolean; code?: number | undefined } // `code`: a plain character's
   | { kind: 'star' } // `*`: any run of characters but `/`
   | { kind: 'any' } // `**` as the whole pattern: anything
   | { kind: 'dirs' } // `**/` at a segment start: any run of whole segments, each with its `/`
@@ -67,9 +67,9 @@ export function compileGlob(glob: string): CompiledGlob {
  */
 export function globSearchSize(glob: CompiledGlob): number {
   let start = 0;
-  while (start < glob.program.length && glob.program[start]!.op === 'char') {
-    const instruction = glob.program[start] as { code?: number };
-    if (instruction.code === undefined) break;
+  while (start < glob.program.length) {
+    const instruction = glob.program[start]!;
+    if (instruction.op !== 'char' || instruction.code === undefined) break;
     start += 1;
   }
   return Math.max(0, glob.program.length - 1 - start); // the final `match` is tried once per path end
@@ -200,7 +200,7 @@ function parseClass(source: string, open: number): { test: (code: number) => boo
 }
 
 function literal(code: number): Part {
-  return { kind: 'char', test: Object.assign((c: number) => c === code, { code }) };
+  return { kind: 'char', test: (c: number) => c === code, code };
 }
 
 /** Appends the instructions of a sequence of parts; each part's last instruction leads to the next. */
@@ -211,9 +211,7 @@ function emitSequence(parts: readonly Part[], program: Instruction[]): void {
 function emitPart(part: Part, program: Instruction[]): void {
   switch (part.kind) {
     case 'char':
-      program.push({ op: 'char', test: part.test, next: program.length + 1 });
-      if ('code' in part.test)
-        (program[program.length - 1] as { code?: number }).code = part.test.code as number;
+      program.push({ op: 'char', test: part.test, next: program.length + 1, code: part.code });
       return;
     case 'star':
       emitRepeat(program, notSlash);
@@ -304,7 +302,7 @@ function flatten(program: readonly Instruction[]): FlatProgram {
           ? -1
           : instruction.test === anyChar
             ? -2
-            : ((instruction as { code?: number }).code ?? -3 - (flat.sets.push(instruction.test) - 1));
+            : (instruction.code ?? -3 - (flat.sets.push(instruction.test) - 1));
     } else if (instruction.op === 'split') {
       flat.op[pc] = 1;
       flat.a[pc] = instruction.first;
