@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
+import { inInputOrder } from '../runs/input-order.js';
 import type { Command } from '../services.js';
 import { countOf } from '../text/count-of.js';
 import { runLabel } from '../tree/describe-run.js';
@@ -38,7 +39,8 @@ export const goToResult: Command = {
         pick.onDidHide(() => resolve(undefined));
       });
       pick.show();
-      const results = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      const listed = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      const results = inInputOrder(listed, run.urls);
       const pages = resultItems(results);
       // Set anew only while the line saying no page matches is there (it names what was typed), or
       // when it comes or goes: new items lose the row the arrows reached.

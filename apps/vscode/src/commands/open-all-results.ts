@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
+import { inInputOrder } from '../runs/input-order.js';
 import { manyResultsQuestion } from '../runs/run-summary.js';
 import type { Result } from '../runs/run-types.js';
 import type { Command } from '../services.js';
@@ -22,7 +23,9 @@ export const openAllResults: Command = {
     try {
       const client = connection.client();
       const run = store.get(runId) ?? (await client.runs.get(runId));
-      const results: Result[] = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      const listed: Result[] = await client.runs.results(runId, { status: 'succeeded' }).toArray();
+      // Tabs in the order of the URLs given, as the view lists them.
+      const results = inInputOrder(listed, run.urls);
       if (results.length === 0) {
         void vscode.window.showInformationMessage(`Run ${runId} has no succeeded result to open.`);
         return [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRun } from '../test-support/runs.js';
-import type { Page, Run } from './run-types.js';
+import type { Page, Result, Run } from './run-types.js';
 import type { RunsApi } from './runs-api.js';
 import { RunsLoader, StaleLoadError } from './runs-loader.js';
 import { RunsStore } from './runs-store.js';
@@ -46,5 +46,27 @@ describe('RunsLoader', () => {
     old.fail(new Error('connect ECONNREFUSED'));
     await expect(listing).rejects.toBeInstanceOf(StaleLoadError);
     expect(store.listState.state).not.toBe('error');
+  });
+
+  it("asks for a result of every URL given in a run's first page, so that the view lists them in that order", async () => {
+    const store = new RunsStore();
+    const loader = new RunsLoader(store, 50);
+    const limits: (number | undefined)[] = [];
+    loader.setApi({
+      resultsPage: async (_runId: string, query: { limit?: number }) => {
+        limits.push(query.limit);
+        return { data: [], next_cursor: 'more' } satisfies Page<Result>;
+      },
+    } as unknown as RunsApi);
+    const urls = (count: number) => Array.from({ length: count }, (_, i) => `https://shop.example/${i}`);
+    store.replaceFirstPage({
+      data: [makeRun('run_80', { urls: urls(80) }), makeRun('run_3', { urls: urls(3) })],
+      next_cursor: null,
+    });
+    await loader.loadResults('run_80');
+    await loader.loadResults('run_3');
+    // Load more… goes on by the page size.
+    await loader.loadResults('run_80', true);
+    expect(limits).toEqual([80, 50, 50]);
   });
 });

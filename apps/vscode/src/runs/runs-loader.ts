@@ -1,6 +1,9 @@
 import type { RunsApi } from './runs-api.js';
 import type { RunsStore } from './runs-store.js';
 
+/** The most results a page of the service's list holds (`limit`). */
+const MAX_PAGE_SIZE = 200;
+
 /**
  * Thrown by a load whose connection changed while it was out (another address
  * or key): its answer, or its failure, is of the previous service, and says
@@ -75,7 +78,7 @@ export class RunsLoader {
       if (more && known.nextCursor === null) return;
       try {
         const page = await api.resultsPage(runId, {
-          limit: this.#pageSize,
+          limit: more ? this.#pageSize : this.#firstResultsPageSize(runId),
           cursor: more ? (known.nextCursor ?? undefined) : undefined,
         });
         if (this.#api !== api) throw new StaleLoadError();
@@ -86,6 +89,16 @@ export class RunsLoader {
         throw error;
       }
     });
+  }
+
+  /**
+   * The first page of a run's results holds a result for each URL given (up to the 200 a page
+   * holds), whatever the page size: the view lists them in the order given, and a page of the first
+   * 50 to finish would have shown, say, the 3rd URL given and not the 1st until Load more… brought it.
+   */
+  #firstResultsPageSize(runId: string): number {
+    const given = this.#store.get(runId)?.urls?.length ?? 0;
+    return Math.max(this.#pageSize, Math.min(given, MAX_PAGE_SIZE));
   }
 
   #once(key: string, load: (api: RunsApi) => Promise<void>): Promise<void> {

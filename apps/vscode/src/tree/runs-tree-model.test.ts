@@ -172,6 +172,31 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     ]);
   });
 
+  it("lists an extraction's results in the order of the URLs given, not the order they finished", () => {
+    const { store, model } = setup();
+    const urls = ['https://shop.example/a', 'https://shop.example/b', 'https://shop.example/c'];
+    store.replaceFirstPage({ data: [makeRun('run_x', { urls, stats: { total: 3 } })], next_cursor: null });
+    const [run] = model.roots();
+    // The service lists them as they finished: c, a, b.
+    store.setResults(
+      'run_x',
+      {
+        data: [
+          makeResult('run_x', 'res_c', { url: urls[2] }),
+          makeResult('run_x', 'res_a', { url: urls[0] }),
+          makeResult('run_x', 'res_b', { url: urls[1] }),
+        ],
+        next_cursor: null,
+      },
+      false,
+    );
+    expect(model.children(run!).map((node) => node.id)).toEqual([
+      'run_x/res_a',
+      'run_x/res_b',
+      'run_x/res_c',
+    ]);
+  });
+
   it('says why a run shows no results: none yet, none, or the error', () => {
     const { store, model } = setup();
     store.replaceFirstPage({

@@ -1,4 +1,5 @@
 import { mergeMap, type Observable } from 'rxjs';
+import { inInputOrder } from '../runs/input-order.js';
 import type { Result } from '../runs/run-types.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import {
@@ -96,7 +97,10 @@ export class RunsTreeModel {
     );
   }
 
-  /** A run's children: its loaded results, then "Load more", or a line saying why there are none. */
+  /**
+   * A run's children: its loaded results in the order of the URLs given (pages a crawl found after
+   * them), then "Load more", or a line saying why there are none.
+   */
   children(node: RunsNode): RunsNode[] {
     if (node.kind === 'result') {
       const result = this.result(node.runId, node.resultId);
@@ -114,7 +118,10 @@ export class RunsTreeModel {
         }),
       ];
     }
-    const nodes: RunsNode[] = results.items.map((result) => this.#resultNode(node.runId, result.id));
+    // In the order of the URLs given (an extraction over a b c lists a b c), not the order they finished.
+    const nodes: RunsNode[] = inInputOrder(results.items, run.urls).map((result) =>
+      this.#resultNode(node.runId, result.id),
+    );
     if (results.nextCursor) {
       nodes.push(
         this.#node(`${node.runId}/more`, () => ({
