@@ -30,6 +30,7 @@ export { refreshRun } from './commands/refresh-run.js';
 export { refreshRuns } from './commands/refresh-runs.js';
 export { retryRun } from './commands/retry-run.js';
 export { runAgain } from './commands/run-again.js';
+export { saveResults } from './commands/save-results.js';
 export { searchCollection } from './commands/search-collection.js';
 export { setApiKey } from './commands/set-api-key.js';
 export { showLog } from './commands/show-log.js';

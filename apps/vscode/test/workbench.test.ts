@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,8 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'shop.md' }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.tabs-container .tab', { hasText: 'shop.md' }).waitFor();
+    // The editor takes the focus a moment after its tab shows, which would close a palette opened meanwhile.
+    await page.locator('.editor-instance .monaco-editor.focused').waitFor();
 
     await runCommand(page, 'Web Data: Extract from URLs…');
     // The URLs of the file, all ticked: keep them.
@@ -180,5 +182,25 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
       .toContain('"name": "Brass Desk Lamp"');
     expect(normaliseSpaces((await editor.textContent()) ?? '')).toContain('"price": 49.9');
     await shoot('result-tab');
+
+    // Save Results… from the run's context menu: the format, then VS Code's save dialog (in a browser
+    // workbench, its own dialog: a path typed in the quick input).
+    await run.click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Save Results…' }).click();
+    await nextQuickInput(page, 'Save Results as');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'CSV' }).first().click();
+    const target = join(environment.workspace, 'saved-from-the-menu.csv');
+    const where = await nextQuickInput(page, 'Save the results of');
+    await expect.poll(() => where.inputValue(), { timeout: 10_000 }).toMatch(/\.csv$/);
+    await shoot('save-dialog');
+    await where.fill(target);
+    await page.keyboard.press('Enter');
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Saved 2 results' })
+      .waitFor({ timeout: 30_000 });
+    await shoot('results-saved');
+    const saved = readFileSync(target, 'utf8').split('\r\n');
+    expect(saved[0]).toBe('url,status,title,error,data.name,data.price');
+    expect(saved.slice(1, 3).map((line) => line.split(',')[4])).toEqual(['Brass Desk Lamp', 'Enamel Kettle']);
   }, 300_000);
 });

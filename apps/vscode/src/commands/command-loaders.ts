@@ -41,6 +41,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   { id: 'webdata.run.copyId', load: async () => (await import('../parts.js')).copyRunId },
   { id: 'webdata.run.showDetails', load: async () => (await import('../parts.js')).showRunDetails },
   { id: 'webdata.run.goToResult', load: async () => (await import('../parts.js')).goToResult },
+  { id: 'webdata.run.saveResults', load: async () => (await import('../parts.js')).saveResults },
   {
     id: 'webdata.run.openAllResults',
     load: async () => (await import('../parts.js')).openAllResults,

@@ -401,6 +401,100 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('an extraction lists its results in the order of the URLs given, not the order they finished', async () => {
+      // The lamp is given first and finishes last.
+      const urls = [
+        `${env.site}/slow/product/lamp?ms=1500`,
+        `${env.site}/product/chair`,
+        `${env.site}/product/kettle`,
+      ];
+      const run = await client.runs.start({
+        type: 'extract',
+        urls,
+        query: 'the product name and price',
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, price: { type: 'number' } },
+          required: ['name'],
+        },
+      });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to complete', () => storeRun(run.id)?.status === 'completed');
+      // The service lists them as they finished: the lamp last.
+      const listed = await client.runs.results(run.id).toArray();
+      assert.equal(listed.at(-1)?.url, urls[0], `listed as ${listed.map((result) => result.url).join(', ')}`);
+      const rows = await waitFor('the three results in the tree', async () => {
+        const children = (await tree().getChildren(node)) ?? [];
+        return children.length === 3 ? children : undefined;
+      });
+      assert.deepEqual(
+        rows.map((row) => item(row).label),
+        ['Brass Desk Lamp', 'Oak Reading Chair', 'Enamel Kettle'],
+      );
+    });
+
+    test('Save Results… writes every result of a run, in the order of its URLs, as CSV or JSON Lines', async () => {
+      const urls = [
+        `${env.site}/slow/product/lamp?ms=1500`,
+        `${env.site}/product/chair`,
+        `${env.site}/missing`,
+      ];
+      const run = await client.runs.start({
+        type: 'extract',
+        urls,
+        query: 'the product name and price',
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, price: { type: 'number' } },
+          required: ['name'],
+        },
+      });
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+      const node = await waitFor('the run in the tree', () => runNode(run.id));
+      await waitFor('the run to end', () => terminal(run.id));
+      // Not expanded: the view loaded none of its results; the file gets them all from the service.
+      assert.equal(services.store.resultsOf(run.id).items.length, 0);
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const csvUri = vscode.Uri.joinPath(folder, `saved-${run.id}.csv`);
+      // The format pick and the save dialog are out of the extension host's reach: their answers are passed.
+      const saved = await vscode.commands.executeCommand<{ count: number; format: string } | undefined>(
+        'webdata.run.saveResults',
+        node,
+        { format: 'csv', uri: csvUri.toString() },
+      );
+      assert.deepEqual({ count: saved?.count, format: saved?.format }, { count: 3, format: 'csv' });
+      const csv = new TextDecoder().decode(await vscode.workspace.fs.readFile(csvUri));
+      const lines = csv.split('\r\n');
+      assert.equal(lines[0], 'url,status,title,error,data.name,data.price');
+      assert.equal(lines[1], `${urls[0]},succeeded,Brass Desk Lamp,,Brass Desk Lamp,49.9`);
+      assert.equal(lines[2], `${urls[1]},succeeded,Oak Reading Chair,,Oak Reading Chair,189`);
+      assert.match(lines[3] ?? '', new RegExp(`^${urls[2]},failed,,HTTP 404 .*\\(http_error\\),,$`));
+      assert.equal(lines[4], '');
+      assert.equal(lines.length, 5);
+
+      // From the command palette: it asks for the run (the newest is first), and the extension of the
+      // file chosen decides the format.
+      const jsonlUri = vscode.Uri.joinPath(folder, `saved-${run.id}.jsonl`);
+      const fromPalette = await runAccepting<{ count: number; format: string } | undefined>(
+        'webdata.run.saveResults',
+        undefined,
+        { format: 'json', uri: jsonlUri.toString() },
+      );
+      assert.equal(fromPalette?.format, 'jsonl');
+      const records = new TextDecoder()
+        .decode(await vscode.workspace.fs.readFile(jsonlUri))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string; run_id: string; data: unknown });
+      assert.deepEqual(
+        records.map((record) => record.url),
+        urls,
+      );
+      assert.deepEqual(records[0]?.data, { name: 'Brass Desk Lamp', price: 49.9 });
+      assert.ok(records.every((record) => record.run_id === run.id));
+    });
+
     test('Open All Results of many pages, answered Go to Result…, opens the pick of that run instead of tabs', async () => {
       // Eleven pages: more than Open All Results opens without asking.
       const urls = Array.from({ length: 11 }, (_, index) => `${env.site}/product/chair?copy=${index}`);

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { makeResult } from '../test-support/runs.js';
+import { formatOfFileName, resultsCsv, resultsFileName, resultsFileText } from './results-file.js';
+
+/** Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      record.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += char;
+  }
+  if (field !== '' || record.length > 0)
+    throw new Error(`text after the last CRLF: ${JSON.stringify(field)}`);
+  return records;
+}
+
+describe('resultsCsv', () => {
+  it('writes one row a result: url, status, title, error, then the extracted fields flattened with dotted names', () => {
+    const csv = resultsCsv([
+      makeResult('run_1', 'res_1', {
+        url: 'https://shop.example/lamp',
+        title: 'Brass Desk Lamp',
+        data: {
+          name: 'Brass Desk Lamp',
+          price: 49.9,
+          offer: { currency: 'EUR', stock: true },
+          tags: ['brass', 'desk'],
+        },
+      }),
+      makeResult('run_1', 'res_2', {
+        url: 'https://shop.example/gone',
+        status: 'failed',
+        title: null,
+        data: null,
+        error: { code: 'http_error', message: 'HTTP 404 from https://shop.example/gone' },
+      }),
+      makeResult('run_1', 'res_3', {
+        url: 'https://shop.example/chair',
+        title: 'Chair',
+        data: { name: 'Chair', price: null, title: 'Oak chair', tags: [] },
+      }),
+    ]);
+    expect(parseCsv(csv)).toEqual([
+      [
+        'url',
+        'status',
+        'title',
+        'error',
+        'data.name',
+        'data.price',
+        'data.offer.currency',
+        'data.offer.stock',
+        'data.tags.0',
+        'data.tags.1',
+        'data.title',
+      ],
+      [
+        'https://shop.example/lamp',
+        'succeeded',
+        'Brass Desk Lamp',
+        '',
+        'Brass Desk Lamp',
+        '49.9',
+        'EUR',
+        'true',
+        'brass',
+        'desk',
+        '',
+      ],
+      [
+        'https://shop.example/gone',
+        'failed',
+        '',
+        'HTTP 404 from https://shop.example/gone (http_error)',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
+      ['https://shop.example/chair', 'succeeded', 'Chair', '', 'Chair', '', '', '', '', '', 'Oak chair'],
+    ]);
+  });
+
+  it('quotes as RFC 4180 says: commas, quotes doubled, line breaks (a lone LF too), CRLF between records', () => {
+    const csv = resultsCsv([
+      makeResult('run_1', 'res_1', {
+        url: 'https://shop.example/a',
+        title: 'Lamps, "brass" and more',
+        data: { note: 'line one\nline two', cr: 'a\rb' },
+      }),
+    ]);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('url,status,title,error,data.note,data.cr');
+    expect(csv).toBe(
+      'url,status,title,error,data.note,data.cr\r\n' +
+        'https://shop.example/a,succeeded,"Lamps, ""brass"" and more",,"line one\nline two","a\rb"\r\n',
+    );
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas, and keeps negative numbers numbers', () => {
+    const csv = resultsCsv([
+      makeResult('run_1', 'res_1', {
+        url: 'https://shop.example/a',
+        title: '=HYPERLINK("https://evil.example","click")',
+        data: { plus: '+1+2', minus: '-2+3', at: '@SUM(A1)', tab: '\tx', price: -5, fullwidth: '＝1+1' },
+      }),
+    ]);
+    const [, row] = parseCsv(csv);
+    expect(row).toEqual([
+      'https://shop.example/a',
+      'succeeded',
+      `'=HYPERLINK("https://evil.example","click")`,
+      '',
+      "'+1+2",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\tx",
+      '-5',
+      "'＝1+1",
+    ]);
+  });
+
+  it('names no column as a formula: a field name is under data.', () => {
+    const csv = resultsCsv([makeResult('run_1', 'res_1', { data: { '=cmd': 'x' } })]);
+    expect(parseCsv(csv)[0]).toEqual(['url', 'status', 'title', 'error', 'data.=cmd']);
+  });
+
+  it('has the header row alone for no results', () => {
+    expect(resultsCsv([])).toBe('url,status,title,error\r\n');
+  });
+});
+
+describe('resultsFileText', () => {
+  const results = [makeResult('run_1', 'res_1'), makeResult('run_1', 'res_2')];
+
+  it('writes JSON as one array of the results, as the service sent them', () => {
+    expect(JSON.parse(resultsFileText(results, 'json'))).toEqual(results);
+  });
+
+  it('writes JSON Lines as one result a line', () => {
+    const lines = resultsFileText(results, 'jsonl').split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual(results);
+    expect(resultsFileText([], 'jsonl')).toBe('');
+  });
+});
+
+describe('formatOfFileName', () => {
+  it('reads the format from the extension, whatever its case', () => {
+    expect(formatOfFileName('/tmp/a.json')).toBe('json');
+    expect(formatOfFileName('/tmp/a.JSONL')).toBe('jsonl');
+    expect(formatOfFileName('/tmp/a.ndjson')).toBe('jsonl');
+    expect(formatOfFileName('c:\\x\\a.csv')).toBe('csv');
+    expect(formatOfFileName('/tmp/a.txt')).toBeUndefined();
+    expect(formatOfFileName('/tmp/csv')).toBeUndefined();
+  });
+});
+
+describe('resultsFileName', () => {
+  it('names the run by its type, its first host and its id, safe for any file system', () => {
+    expect(
+      resultsFileName({ id: 'run_1', type: 'deep-crawl', urls: ['https://docs.python.org/3/'] }, 'jsonl'),
+    ).toBe('deep-crawl-docs.python.org-run_1.jsonl');
+    expect(resultsFileName({ id: 'run_2', type: 'extract', urls: ['http://127.0.0.1:8080/a'] }, 'csv')).toBe(
+      'extract-127.0.0.1_8080-run_2.csv',
+    );
+    expect(resultsFileName({ id: 'run_3', type: 'crawl', urls: [] }, 'json')).toBe('crawl-run_3.json');
+  });
+});
