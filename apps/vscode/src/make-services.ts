@@ -1,6 +1,7 @@
 import { BehaviorSubject, map, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection.js';
+import { stateAfter } from './connection/connection-state.js';
 import { ResultContentProvider } from './documents/result-content-provider.js';
 import { RunDetailsDocuments } from './documents/run-details-document.js';
 import { ScreenshotFiles } from './documents/screenshot-files.js';
@@ -15,6 +16,7 @@ import { SETTINGS } from './settings.js';
 import type { RunsNode } from './tree/runs-tree-model.js';
 import { RunsTreeModel } from './tree/runs-tree-model.js';
 import { RunsTreeProvider } from './tree/runs-tree-provider.js';
+import { KeyStatus } from './ui/key-status.js';
 import { Log } from './ui/log.js';
 import { runsViewActions, runsViewMessage } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
@@ -60,6 +62,7 @@ export async function makeServices(
     live,
     started,
     statusBar,
+    keyStatus: new KeyStatus(connection.keyVerdict$, () => connection.baseUrl),
     screenshots: new ScreenshotFiles(context.globalStorageUri, connection, log),
     searchHits: new SearchHitDocuments(),
     runDetails: new RunDetailsDocuments(connection, store),
@@ -118,6 +121,10 @@ export async function makeServices(
       connection.reportFailure(error);
     }),
     live.answered$.subscribe(() => connection.reportSuccess()),
+    // An action refused with the key (401): the view and the status bar say so, until a key is taken.
+    log.failures$.subscribe((error) => {
+      if (stateAfter(error) === 'unauthorized') connection.reportFailure(error);
+    }),
   ];
 
   let redrawTimer: ReturnType<typeof setInterval> | undefined;
@@ -133,6 +140,7 @@ export async function makeServices(
     connection,
     provider,
     statusBar,
+    services.keyStatus,
     services.searchHits,
     services.runDetails,
     new ResultContentProvider(connection, log),

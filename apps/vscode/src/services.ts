@@ -9,6 +9,7 @@ import type { RunsStore } from './runs/runs-store.js';
 import type { StartedRuns } from './runs/started-runs.js';
 import type { RunsNode, RunsTreeModel } from './tree/runs-tree-model.js';
 import type { RunsTreeProvider } from './tree/runs-tree-provider.js';
+import type { KeyStatus } from './ui/key-status.js';
 import type { Log } from './ui/log.js';
 import type { RunsStatusBar } from './ui/status-bar.js';
 
@@ -24,6 +25,8 @@ export interface Services {
   live: LiveRuns;
   started: StartedRuns;
   statusBar: RunsStatusBar;
+  /** The status bar item saying the key in use was refused. */
+  keyStatus: KeyStatus;
   screenshots: ScreenshotFiles;
   searchHits: SearchHitDocuments;
   runDetails: RunDetailsDocuments;

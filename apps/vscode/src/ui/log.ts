@@ -1,4 +1,5 @@
 import type { Logger } from '@webdata/core';
+import { type Observable, Subject } from 'rxjs';
 import * as vscode from 'vscode';
 
 /**
@@ -7,6 +8,9 @@ import * as vscode from 'vscode';
  */
 export class Log implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
+  readonly #failures = new Subject<unknown>();
+  /** Every error logged with {@link error} (a failed request, a failed action), as it is logged. */
+  readonly failures$: Observable<unknown> = this.#failures.asObservable();
 
   constructor() {
     this.channel = vscode.window.createOutputChannel('Web Data', { log: true });
@@ -22,6 +26,7 @@ export class Log implements vscode.Disposable {
 
   error(message: string, error?: unknown): void {
     this.channel.error(error === undefined ? message : `${message}: ${describeError(error)}`);
+    if (error !== undefined) this.#failures.next(error);
   }
 
   /** The client's logger: its debug and warning lines go to this channel (the client never logs the key). */
@@ -37,6 +42,7 @@ export class Log implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#failures.complete();
     this.channel.dispose();
   }
 }

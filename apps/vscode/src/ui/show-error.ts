@@ -33,8 +33,11 @@ export async function showError(log: Log, what: string, error: unknown): Promise
   }
   actions.push(SHOW_LOG);
   const message = `${what}: ${explain(error)}`;
+  // An error notification with buttons stays on screen until closed (VS Code makes it sticky), and one
+  // saying the key was refused, or that none is set, stayed up after a good key was set. Said as a
+  // warning, it hides after a while; the status bar and the Runs view say it exactly as long as it is so.
   const chosen =
-    error instanceof RateLimitError
+    error instanceof RateLimitError || actions.includes(SET_KEY)
       ? await vscode.window.showWarningMessage(message, ...actions)
       : await vscode.window.showErrorMessage(message, ...actions);
   if (chosen === SET_KEY) await vscode.commands.executeCommand('webdata.setApiKey');

@@ -917,6 +917,39 @@ export function defineExtensionSuite(): void {
       assert.equal(services.connection.state, 'connected');
     });
 
+    test('a refused key is said by the status bar until a key is taken, also when an action met it', async () => {
+      await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
+      assert.equal(services.connection.state, 'unauthorized');
+      assert.equal(services.keyStatus.visible, true, 'the status bar says the key was refused');
+      await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      assert.equal(services.keyStatus.visible, false, 'still said once the good key was taken');
+
+      // A key changed elsewhere (another window) while the view is hidden (nothing lists): not tried yet,
+      // nothing said; an action it is refused for says so in the status bar at once, as the view would.
+      const run = await client.runs.start({ type: 'crawl', urls: [`${env.site}/product/lamp`] });
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await services.context.secrets.store('webdata.apiKey', 'wd_not_a_key_either');
+      await waitFor('the connection to take the changed key', () =>
+        services.connection.state === 'connecting' ? true : undefined,
+      );
+      assert.equal(services.keyStatus.visible, false);
+      await vscode.commands.executeCommand('webdata.run.saveResults', run.id, {
+        format: 'json',
+        uri: vscode.Uri.joinPath(
+          vscode.workspace.workspaceFolders![0]!.uri,
+          `refused-${run.id}.json`,
+        ).toString(),
+      });
+      await waitFor(
+        'the status bar to say the key was refused',
+        () => services.keyStatus.visible || undefined,
+      );
+      await vscode.commands.executeCommand('webdata.setApiKey', env.apiKey);
+      assert.equal(services.keyStatus.visible, false);
+      assert.equal(services.connection.state, 'connected');
+      await vscode.commands.executeCommand('webdata.runs.focus');
+    });
+
     test('a 429 (too many refused keys from this address) says to wait', async () => {
       await vscode.commands.executeCommand('webdata.setApiKey', 'wd_not_a_key');
       // Refused keys from one address past a burst get 429 until the rate drops: keep them coming.
