@@ -11,7 +11,9 @@
  * over 100 ms, and the longest hold of this (the probing) process's own loop,
  * which is not the server's; then the same for a quiet stretch before the
  * crawls (the same run's baseline). With two builds the rounds alternate
- * (A then B, then B then A), each in a fresh server.
+ * (A then B, then B then A), each in a fresh server. `BENCH_STALL_QUERIES` (`|`-separated): after
+ * the crawls, each query is asked of the collection `BENCH_STALL_SEARCH_TIMES` times (5 by default)
+ * while `/healthz` is probed: printed, the searches' median and longest time and the probes.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -97,6 +99,33 @@ async function round(mainJs: string, pageUrl: string, crawls: number): Promise<n
         console.log(`  failed: ${JSON.stringify(results.body.data?.[0]?.error)}`);
       }
       longest.push(stretch.longest);
+    }
+    const queries = (process.env.BENCH_STALL_QUERIES ?? '').split('|').filter(Boolean);
+    if (queries.length > 0) {
+      // The collection now holds the page (each crawl's copy): each query asked in turn, while probed.
+      const times = Number(process.env.BENCH_STALL_SEARCH_TIMES ?? 5);
+      const took: number[] = [];
+      const asked = (async () => {
+        for (let t = 0; t < times; t += 1) {
+          for (const query of queries) {
+            const sent = performance.now();
+            const answer = await call('POST', '/api/v1/search', { query, collection: 'stall', limit: 10 });
+            took.push(performance.now() - sent);
+            if (answer.status !== 200) throw new Error(`search answered ${answer.status}`);
+            if (t === 0)
+              console.log(
+                `  search "${query}": ${answer.body.data.length} hits, first ${JSON.stringify(answer.body.data[0]?.snippet?.slice(0, 80))}`,
+              );
+          }
+        }
+      })();
+      const stretch = await probeWhile(base, asked);
+      await asked;
+      took.sort((a, b) => a - b);
+      const rss = `RSS ${rssMb(server.child.pid!, 'VmRSS')} MB, peak ${rssMb(server.child.pid!)} MB`;
+      console.log(
+        `  searches   ${show(stretch)}; ${took.length} searches, median ${took[took.length >> 1]!.toFixed(0)} ms, longest ${took.at(-1)!.toFixed(0)} ms (${rss})`,
+      );
     }
   } finally {
     await stopChild(server.child);

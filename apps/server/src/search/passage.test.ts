@@ -6,6 +6,7 @@ import {
   rescoreByPassage,
 } from './passage.js';
 import { parseSearchQuery } from './query-parser.js';
+import { ANALYZED_CHARACTERS } from './text-scans.js';
 
 const query = (text: string) => parseSearchQuery(text, { prefixLastWord: false, expandSynonyms: false });
 const filler = (words: number) => Array.from({ length: words }, (_, i) => `filler${i}`).join(' ');
@@ -29,6 +30,14 @@ describe('bestPassageShare', () => {
   it('lets a synonym hold its clause', () => {
     const synonyms = parseSearchQuery('delete branch', { prefixLastWord: false });
     expect(bestPassageShare('To remove a branch, run the command.', synonyms, 300)).toBe(1);
+  });
+
+  it('looks for the words in the first ANALYZED_CHARACTERS characters of a body only', () => {
+    const long = 'plain '.repeat(Math.ceil(ANALYZED_CHARACTERS / 6));
+    // Both words together only past the analysed part: it holds one of them, "sort".
+    expect(bestPassageShare(`sort ${long} Sort by key.`, query('sort key'), 300)).toBe(0.5);
+    expect(bestPassageShare(`Sort by key. ${long}`, query('sort key'), 300)).toBe(1);
+    expect(closestPairsProximity(`sort ${long} Sort by key.`, query('sort key'), 400)).toBe(0);
   });
 
   it('is 0 for a page without the words and 1 for a one-word query the page holds', () => {

@@ -10,7 +10,7 @@ import {
   snippetNeedles,
   snippetsOfPages,
 } from './snippet.js';
-import { TextScans } from './text-scans.js';
+import { ANALYZED_CHARACTERS, TextScans } from './text-scans.js';
 
 /** The snippet with readable markers: `[word]` for a mark, `…` for the ellipsis. */
 function shown(query: string, text: string): string | undefined {
@@ -96,6 +96,20 @@ describe('pageSnippet', () => {
       `${SNIPPET_ELLIPSIS}${SNIPPET_OPEN}Generics${SNIPPET_CLOSE}\nBounds`,
     );
     expect(pageSnippet(build, { body: 'x', title: 'y', headings: 'z' })).toBeNull();
+  });
+
+  it('marks only what the first ANALYZED_CHARACTERS characters of a body hold, else shows its opening', () => {
+    const long = `Opening words. ${'plain '.repeat(Math.ceil(ANALYZED_CHARACTERS / 6))}`;
+    // The word past the analysed part is neither marked nor left to the index (which reads it all).
+    expect(pageSnippet(build, { body: `${long} Generics.`, title: 'y', headings: 'z' })).toBe(
+      `Opening words. ${'plain '.repeat(SNIPPET_WORDS - 2).trim()}${SNIPPET_ELLIPSIS}`,
+    );
+    expect(pageSnippet(build, { body: `${long} Generics.`, title: 'Generics', headings: '' })).toBe(
+      `${SNIPPET_OPEN}Generics${SNIPPET_CLOSE}`,
+    );
+    expect(pageSnippet(build, { body: `About generics. ${long}`, title: null, headings: '' })).toContain(
+      `About ${SNIPPET_OPEN}generics${SNIPPET_CLOSE}.`,
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/search/index.js';
 import { lightStem } from './light-stem.js';
 import { type ParsedQuery, positiveClauses } from './query-parser.js';
-import { ScannedText, type TextScans, wordStartsIn } from './text-scans.js';
+import { isCut, ScannedText, type TextScans, wordStartsIn } from './text-scans.js';
 
 /** Words (runs of non-space) a snippet shows: about what FTS5's `snippet()` showed with 30 tokens. */
 export const SNIPPET_WORDS = 30;
@@ -46,7 +46,9 @@ interface Occurrence {
  * distinct clauses, then the most occurrences (as FTS5's `snippet()` scores a window), the first
  * such; the context is shared out before and after, started at a line start when one is among
  * the words before. Its occurrences are marked. `null` when the text holds no clause: Porter's
- * stems reach words these do not. `scanned`: the text's scans when another step searched it too.
+ * stems reach words these do not. Only the text's first {@link ANALYZED_CHARACTERS} characters are
+ * searched (a word past them is not marked). `scanned`: the text's scans when another step
+ * searched it too.
  *
  * @example
  * ```ts
@@ -60,16 +62,19 @@ export function snippetBuilder(
   const patterns = patternsOf(query);
   return (text, scanned) => {
     if (patterns.length === 0 || text === '') return null;
-    const occurrences = occurrencesOf(scanned?.text === text ? scanned : new ScannedText(text), patterns);
+    const scans = scanned?.source === text ? scanned : new ScannedText(text);
+    const occurrences = occurrencesOf(scans, patterns);
     if (occurrences.length === 0) return null;
-    return windowAround(text, occurrences);
+    return windowAround(scans.text, occurrences);
   };
 }
 
 /**
  * A returned page's snippet: of its body when the body holds a clause, else of its title or
  * headings (the one marking more clauses, the title on a tie), else `null` (the caller asks the
- * index, whose stems reach further). `body`: the body's scans when another step searched it too.
+ * index, whose stems reach further), except for a body longer than the search analyses
+ * ({@link ANALYZED_CHARACTERS}): its opening words then, unmarked (the index's snippet would read the
+ * whole body). `body`: the body's scans when another step searched it too.
  */
 export function pageSnippet(
   build: (text: string, scanned?: ScannedText) => MarkedSnippet | null,
@@ -81,7 +86,14 @@ export function pageSnippet(
   const title = build(page.title ?? '');
   const headings = build(page.headings);
   if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
-  return title?.text ?? null;
+  return title?.text ?? (isCut(page.body) ? openingSnippet(page.body) : null);
+}
+
+/** The first {@link SNIPPET_WORDS} words of `text`, unmarked, an ellipsis after them. */
+function openingSnippet(text: string): string {
+  const start = skipSpace(text, 0);
+  const { end } = wordsAfter(text, start, SNIPPET_WORDS);
+  return `${text.slice(start, end)}${skipSpace(text, end) < text.length ? SNIPPET_ELLIPSIS : ''}`;
 }
 
 /** What a page's snippet is built from. */

@@ -8,6 +8,7 @@ import { DEFAULT_RERANK_WEIGHTS } from './rerank.js';
 import { releaseNotesAndGuide } from './series-pages.test-support.js';
 import { longPage, pageLackingAWord, type SmallFieldCase } from './small-field-candidates.test-support.js';
 import { DEFAULT_FIELD_CANDIDATES, SqliteSearchIndex } from './sqlite-search-index.js';
+import { ANALYZED_CHARACTERS } from './text-scans.js';
 import type { IndexedDocument } from './types.js';
 
 const OWNER = 'owner_a';
@@ -391,6 +392,19 @@ describe('SqliteSearchIndex snippets', () => {
     expect(words).toBeGreaterThanOrEqual(25);
     expect(words).toBeLessThanOrEqual(35);
     expect(hit!.snippet.startsWith('…')).toBe(true);
+  });
+
+  it('finds a word past the first ANALYZED_CHARACTERS characters of a body, and shows the opening then', () => {
+    const index = newIndex();
+    const long = `The opening words. ${'plain '.repeat(Math.ceil(ANALYZED_CHARACTERS / 6))}`;
+    index.upsert(doc({ url: 'https://d.example/far', body: `${long} the needle word` }));
+    index.upsert(doc({ url: 'https://d.example/near', body: `a needle close by. ${long}` }));
+    const hits = index.search(OWNER, params('needle')).data;
+    expect(hits.map((hit) => hit.url).sort()).toEqual(['https://d.example/far', 'https://d.example/near']);
+    const snippet = (url: string) => hits.find((hit) => hit.url === url)!.snippet;
+    // Not marked past the analysed part (nor by FTS5's snippet, which would tokenize the whole body).
+    expect(snippet('https://d.example/far')).toBe(`The opening words. ${'plain '.repeat(27).trim()}…`);
+    expect(snippet('https://d.example/near')).toContain('a <mark>needle</mark> close by.');
   });
 
   it('falls back to the title when only the title matches', () => {

@@ -1,6 +1,26 @@
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
+ * How many characters of a page's body the search reads to find the query's words in it (its
+ * best passage and its snippet), as Elasticsearch analyses at most 1,000,000 characters of a field
+ * to highlight it (`index.highlight.max_analyzed_offset`): a page's words past that are still
+ * indexed, and match, but are neither looked for in a passage nor marked. Lower-casing and searching
+ * a 9 MB body held the main thread ~0.2 s a search; the largest pages of the manuals the ranking was
+ * chosen on are well under it. The stores read one character more, so that {@link isCut} knows.
+ */
+export const ANALYZED_CHARACTERS = 1_000_000;
+
+/** The part of `text` the search analyses: its first {@link ANALYZED_CHARACTERS} characters. */
+export function analyzedPart(text: string): string {
+  return text.length > ANALYZED_CHARACTERS ? text.slice(0, ANALYZED_CHARACTERS) : text;
+}
+
+/** Whether `text` goes on past what the search analyses of it ({@link ANALYZED_CHARACTERS}). */
+export function isCut(text: string): boolean {
+  return text.length > ANALYZED_CHARACTERS;
+}
+
+/**
  * Where `needle` occurs in `lower` at a word start (no letter or digit before it), in text order:
  * every occurrence found with `indexOf`, overlapping ones too.
  */
@@ -15,18 +35,23 @@ export function wordStartsIn(lower: string, needle: string): number[] {
 
 /**
  * One text lower-cased (`toLowerCase`) once, and the word starts of each needle asked of it found
- * once ({@link wordStartsIn}). A needle with a shorter needle of the query as its prefix (its
+ * once ({@link wordStartsIn}). `text` is the part of the text given (`source`) that the search
+ * analyses ({@link analyzedPart}). A needle with a shorter needle of the query as its prefix (its
  * root) is not searched for again: its starts are the root's where the lower-cased text goes on
  * with it, the same positions in the same order.
  */
 export class ScannedText {
+  /** The text as given. */
+  readonly source: string;
+  /** What is scanned of it: its first {@link ANALYZED_CHARACTERS} characters. */
   readonly text: string;
   private lowerText: string | undefined;
   private readonly found = new Map<string, readonly number[]>();
   private readonly roots: ReadonlyMap<string, string>;
 
   constructor(text: string, roots: ReadonlyMap<string, string> = new Map()) {
-    this.text = text;
+    this.source = text;
+    this.text = analyzedPart(text);
     this.roots = roots;
   }
 
@@ -80,7 +105,7 @@ export class TextScans {
   /** The scans of page `key`'s text `text` (a new one when the page's text is another). */
   of(key: number, text: string): ScannedText {
     const known = this.texts.get(key);
-    if (known !== undefined && known.text === text) return known;
+    if (known !== undefined && known.source === text) return known;
     const scanned = new ScannedText(text, this.roots);
     this.texts.set(key, scanned);
     return scanned;

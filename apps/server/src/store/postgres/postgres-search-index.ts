@@ -37,7 +37,7 @@ import {
   isPlainQuestion,
   siteOf,
 } from '../../search/sqlite-search-index.js';
-import { TextScans } from '../../search/text-scans.js';
+import { ANALYZED_CHARACTERS, TextScans } from '../../search/text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
@@ -364,12 +364,15 @@ export class PostgresSearchIndex implements SearchIndexLike {
   }
 
   /** The documents of rows `seqs` (hits found only by the vector ranking). */
-  /** The bodies of the documents `seqs`, by row. */
+  /**
+   * The bodies of the documents `seqs`, by row, as the search reads them (as on SQLite): at most
+   * their first {@link ANALYZED_CHARACTERS} + 1 characters.
+   */
   private async bodiesOf(seqs: number[]): Promise<Map<number, string>> {
     if (seqs.length === 0) return new Map();
     const { rows } = await query<{ seq: string; body: string }>(
       this.pool,
-      'SELECT seq, body FROM search_documents WHERE seq = ANY($1::bigint[])',
+      `SELECT seq, left(body, ${ANALYZED_CHARACTERS + 1}) AS body FROM search_documents WHERE seq = ANY($1::bigint[])`,
       [seqs],
     );
     return new Map(rows.map((row) => [Number(row.seq), row.body]));

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { LEAD_CHARACTERS } from '../../../search/rerank.js';
+import { ANALYZED_CHARACTERS } from '../../../search/text-scans.js';
 import { FlooredPhrases } from './floored-phrases.js';
 
 /** A document row as the search index writes it. */
@@ -135,8 +136,11 @@ export class SearchDocumentStore {
     this.documentsBySeq = db.prepare(
       `SELECT ${documentColumns} FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))`,
     );
+    // What the search analyses of a body, and one character more to tell it goes on (text-scans.ts):
+    // a 9 MB body is not made into a string of the main thread's heap for a search.
     this.bodiesBySeq = db.prepare(
-      'SELECT seq, body FROM search_documents WHERE seq IN (SELECT value FROM json_each(?))',
+      `SELECT seq, substr(body, 1, ${ANALYZED_CHARACTERS + 1}) AS body FROM search_documents
+       WHERE seq IN (SELECT value FROM json_each(?))`,
     );
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
     // with another document's row: the snippet of the wrong page).
@@ -335,7 +339,10 @@ export class SearchDocumentStore {
     return found;
   }
 
-  /** The bodies of the rows `seqs` (one statement; a row deleted meanwhile is left out). */
+  /**
+   * The bodies of the rows `seqs` as the search reads them: at most their first
+   * {@link ANALYZED_CHARACTERS} + 1 characters (one statement; a row deleted meanwhile is left out).
+   */
   bodies(seqs: readonly number[]): Map<number, string> {
     const found = new Map<number, string>();
     if (seqs.length === 0) return found;
