@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
+import type { ConvertInput } from './content/convert-fetched.js';
 import { ConverterPool } from './content/index.js';
 import { processItem } from './engine/process-item.js';
 import { RunEvents } from './engine/run-events.js';
@@ -15,7 +16,6 @@ import {
   ThreadedSchemaValidator,
 } from './extract/index.js';
 import { PageFetcher } from './fetch/index.js';
-import type { FetchedPage } from './fetch/types.js';
 import { buildApi } from './http/build-api.js';
 import type { ApiContext } from './http/context.js';
 import { newId } from './ids.js';
@@ -101,7 +101,7 @@ export class WebDataServer {
     const deps = {
       config: this.config,
       fetcher: this.fetcher,
-      convert: (page: FetchedPage & { html?: boolean }) => this.converter.convert(page),
+      convert: (page: ConvertInput) => this.converter.convert(page),
       extractor: extractInTurn,
       screenshots: this.screenshots,
       embedder: this.embedder,

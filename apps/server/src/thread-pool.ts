@@ -73,21 +73,30 @@ export class ThreadPool<I, O> {
 
   /**
    * Runs the job on a thread (inline when the pool has none); rejects with the job's own error, or
-   * with {@link JobKilledThreadError} when the job killed its thread.
+   * with {@link JobKilledThreadError} when the job killed its thread. `transfer`: buffers of the
+   * input that are moved to the thread rather than copied (detached here) when it is loaded and
+   * idle, so that it starts the job at once: a job queued behind another, or posted to a thread
+   * still loading, may have to run again elsewhere, and keeps its input (copied to the thread).
    */
-  async run(input: I): Promise<O> {
+  async run(input: I, transfer: readonly ArrayBuffer[] = []): Promise<O> {
     if (this.threads === 0 || this.closed) return this.inline(input);
     const thread = this.leastBusy();
     const id = this.nextId++;
+    const moved = transfer.length > 0 && thread.ready && thread.pending.size === 0;
     try {
       return await new Promise<O>((resolve, reject) => {
         thread.pending.set(id, { resolve, reject });
-        thread.worker.postMessage({ id, input });
+        thread.worker.postMessage({ id, input }, moved ? [...transfer] : []);
       });
     } catch (error) {
       if (!(error instanceof ThreadDiedError)) throw error;
+      // Its input went with the thread (stopped by `close`): it cannot run again.
+      if (moved)
+        throw new JobKilledThreadError(
+          `${this.name} thread stopped with this job's input (${error.message})`,
+        );
       // Queued behind the job that killed the thread: a new thread takes it. Died loading: inline.
-      return error.loaded ? this.run(input) : this.inline(input);
+      return error.loaded ? this.run(input, transfer) : this.inline(input);
     }
   }
 

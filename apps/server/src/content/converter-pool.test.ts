@@ -86,4 +86,63 @@ describe('ConverterPool', () => {
     expect((await next).title).toBe('Page 2');
     expect(mainThread.conversions).toBe(0);
   });
+
+  it('decodes a body given as bytes on the thread, the bytes moved there (not copied) when it is idle', async () => {
+    pool = new ConverterPool(1);
+    await pool.start();
+    mainThread.conversions = 0;
+    const text = `<html><head><meta charset="iso-8859-1"><title>Señor</title></head><body><main><h1>Señor</h1><p>Crème brûlée à Noël.</p></main></body></html>`;
+    const bytes = new Uint8Array(Buffer.from(text, 'latin1'));
+    const converting = pool.convert({
+      kind: 'html',
+      body: { bytes, headerCharset: null },
+      finalUrl: 'https://s.example/',
+    });
+    // Posted at once, and its buffer is the thread's now: this thread holds no copy.
+    expect(bytes.byteLength).toBe(0);
+    const inline = await new ConverterPool(0).convert({
+      kind: 'html',
+      body: text,
+      finalUrl: 'https://s.example/',
+    });
+    expect(await converting).toEqual(inline);
+    expect(inline.markdown).toContain('Crème brûlée à Noël.');
+    expect(mainThread.conversions).toBe(1); // the inline pool's
+  });
+
+  it('copies the bytes of a page queued behind another (it may run again on a new thread) or sharing a buffer', async () => {
+    pool = new ConverterPool(1);
+    await pool.start();
+    mainThread.conversions = 0;
+    const links = Array.from({ length: 200_000 }, (_, i) => `<a href="/l/${i}">l</a>`).join('');
+    const huge = pool.convert({
+      kind: 'html',
+      body: `<html><body>${links}</body></html>`,
+      finalUrl: 'https://s.example/',
+    });
+    const queued = new Uint8Array(Buffer.from(html(2)));
+    const next = pool.convert({
+      kind: 'html',
+      body: { bytes: queued, headerCharset: 'utf-8' },
+      finalUrl: 'https://s.example/2',
+    });
+    expect(queued.byteLength).toBe(html(2).length);
+    await expect(huge).rejects.toMatchObject({ name: 'PageError', code: 'too_large' });
+    // Queued behind the page that killed the thread: converted by the next one, from its copy.
+    expect((await next).title).toBe('Page 2');
+    // A small Buffer is a slice of Node's shared pool: moving that would take other buffers' bytes.
+    const pooled = Buffer.from(html(3));
+    expect(pooled.byteLength).toBeLessThan(pooled.buffer.byteLength);
+    expect(
+      (
+        await pool.convert({
+          kind: 'html',
+          body: { bytes: pooled, headerCharset: null },
+          finalUrl: 'https://s.example/3',
+        })
+      ).title,
+    ).toBe('Page 3');
+    expect(pooled.toString()).toBe(html(3));
+    expect(mainThread.conversions).toBe(0);
+  });
 });

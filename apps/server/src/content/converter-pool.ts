@@ -34,16 +34,23 @@ export class ConverterPool {
     return this.threads.loadedThreads;
   }
 
-  /** Converts a page; rejects with a `too_large` {@link PageError} when the page killed its thread. */
+  /**
+   * Converts a page; rejects with a `too_large` {@link PageError} when the page killed its thread.
+   * A body given as bytes (`FetchedPage.takeEncodedBody`) is decoded on the thread, and its bytes
+   * are moved there rather than copied when they are a buffer of their own and the thread can start
+   * at once (see {@link ThreadPool.run}): a 9 MB page's body was decoded on the main thread and
+   * its text copied to the thread (structured clone), holding the event loop for both.
+   */
   async convert(page: ConvertInput): Promise<ConvertedPage> {
+    const body = page.body;
+    const transfer =
+      typeof body !== 'string' && ownsItsBuffer(body.bytes) ? [body.bytes.buffer as ArrayBuffer] : [];
     try {
       // Only the fields conversion reads cross to the thread (a fetched page carries more).
-      return await this.threads.run({
-        kind: page.kind,
-        body: page.body,
-        finalUrl: page.finalUrl,
-        html: page.html,
-      });
+      return await this.threads.run(
+        { kind: page.kind, body, finalUrl: page.finalUrl, html: page.html },
+        transfer,
+      );
     } catch (error) {
       if (!(error instanceof JobKilledThreadError)) throw error;
       throw new PageError(
@@ -57,4 +64,16 @@ export class ConverterPool {
   close(): Promise<void> {
     return this.threads.close();
   }
+}
+
+/**
+ * Whether `bytes` spans the whole of an ArrayBuffer (not a slice of a shared one, as a small
+ * Buffer is of Node's pool: moving that buffer would take its neighbours' bytes too).
+ */
+function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return (
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
+  );
 }

@@ -1,5 +1,6 @@
 import type { ContentFormat, PageErrorInfo, ResultContentFormat } from '@webdata/contract';
 import type { ServerConfig } from '../config.js';
+import type { ConvertInput } from '../content/convert-fetched.js';
 import type { ConvertedPage } from '../content/types.js';
 import { type CrawlFetcher, discoverLinks } from '../crawl/discover-links.js';
 import { pageAliases } from '../crawl/page-aliases.js';
@@ -19,7 +20,7 @@ export interface PipelineDeps {
   config: ServerConfig;
   fetcher: PipelineFetcher;
   /** Converts a page; `html: false` when its content is not wanted as HTML. */
-  convert: (page: FetchedPage & { html?: boolean }) => Promise<ConvertedPage>;
+  convert: (page: ConvertInput) => Promise<ConvertedPage>;
   extractor: ExtractionEngine;
   screenshots: ScreenshotServiceLike;
   /** Embeds indexed pages' chunks when semantic search is configured. */
@@ -51,7 +52,14 @@ export async function processItem(
     run.type === 'extract' ? ['markdown', 'html', 'text', 'links'] : run.params.formats;
   let converted: ConvertedPage;
   try {
-    converted = await deps.convert({ ...page, html: formats.includes('html') });
+    converted = await deps.convert({
+      kind: page.kind,
+      finalUrl: page.finalUrl,
+      // A crawl reads the page's body only through its conversion: the bytes go to the converter,
+      // which decodes them (not the main thread). An extraction reads the HTML here too.
+      body: (run.type === 'extract' ? null : page.takeEncodedBody?.()) ?? page.body,
+      html: formats.includes('html'),
+    });
   } catch (error) {
     // A page too large to convert fails alone; any other error is a bug, recorded by the worker pool.
     if (!(error instanceof PageError)) throw error;

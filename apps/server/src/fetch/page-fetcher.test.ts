@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { PageError } from '../errors.js';
+import { decodeBody } from './content-type.js';
 import { type FixtureServer, startFixtureServer } from './fixture-server.test-support.js';
 import { HttpStatusError } from './http-status-error.js';
 import { PageFetcher, type PageFetcherConfig } from './page-fetcher.js';
@@ -234,7 +235,8 @@ describe('PageFetcher against a loopback fixture', () => {
     const fetcher = new PageFetcher(config);
     try {
       const page = await fetcher.fetchPage(`${site.origin}/page.html`);
-      expect(page).toEqual({
+      // Its fields (the body read, so decoded); the hand-over of its bytes is a function.
+      expect({ ...page, takeEncodedBody: undefined }).toEqual({
         url: `${site.origin}/page.html`,
         finalUrl: `${site.origin}/page.html`,
         status: 200,
@@ -373,6 +375,27 @@ describe('PageFetcher against a loopback fixture', () => {
       expect((await fetcher.fetchPage(`${site.origin}/deflated-page`)).body).toBe(HTML);
       expect((await fetcher.fetchPage(`${site.origin}/raw-deflated-page`)).body).toBe(HTML);
       expect((await fetcher.fetchPage(`${site.origin}/brotli-page`)).body).toBe(HTML);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('hands a body over undecoded when it was not read, with what decodes it, and then holds it no more', async () => {
+    const fetcher = new PageFetcher(fetcherConfig());
+    try {
+      const page = await fetcher.fetchPage(`${site.origin}/latin1-meta`);
+      const encoded = page.takeEncodedBody?.();
+      expect(encoded?.headerCharset).toBeNull();
+      expect(decodeBody(encoded!.bytes, encoded!.headerCharset, 'html')).toContain('Señor');
+      expect(page.takeEncodedBody?.()).toBeNull();
+      expect(() => page.body).toThrow(/handed over/);
+      const read = await fetcher.fetchPage(`${site.origin}/latin1`);
+      expect(read.body).toContain('Crème brûlée à Noël');
+      // Once decoded (as an extraction reads it), the text is the page's: no bytes to hand over.
+      expect(read.takeEncodedBody?.()).toBeNull();
+      expect(read.body).toContain('Crème brûlée à Noël');
+      const header = (await fetcher.fetchPage(`${site.origin}/latin1`)).takeEncodedBody?.();
+      expect(header?.headerCharset).toBe('iso-8859-1');
     } finally {
       await fetcher.close();
     }

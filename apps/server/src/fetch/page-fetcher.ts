@@ -17,6 +17,7 @@ import { checkDeclaredLength, dropBody, type OverflowPolicy, readBodyCapped } fr
 import { allowAllRobots, parseRobots, RobotsCache } from './robots.js';
 import { checkHopUrl } from './ssrf-guard.js';
 import type {
+  EncodedBody,
   FetchedPage,
   FetchPageOptions,
   FetchTextOptions,
@@ -198,15 +199,17 @@ export class PageFetcher implements PageFetcherLike {
         `unsupported content type ${media.type || 'binary (unlabelled)'}`,
       );
     }
-    return {
-      url,
-      finalUrl: raw.finalUrl,
-      status: raw.status,
-      contentType:
-        media.type || (kind === 'html' ? 'text/html' : kind === 'json' ? 'application/json' : 'text/plain'),
-      kind,
-      body: decodeBody(raw.bytes, media.charset, kind),
-    };
+    return pageOfBytes(
+      {
+        url,
+        finalUrl: raw.finalUrl,
+        status: raw.status,
+        contentType:
+          media.type || (kind === 'html' ? 'text/html' : kind === 'json' ? 'application/json' : 'text/plain'),
+        kind,
+      },
+      { bytes: raw.bytes, headerCharset: media.charset },
+    );
   }
 
   /**
@@ -436,4 +439,29 @@ function safePathname(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A fetched page whose `body` is decoded from `encoded` when first read, and whose bytes
+ * `takeEncodedBody` hands over instead while it has not been (see {@link FetchedPage}); the page
+ * then no longer holds them.
+ */
+export function pageOfBytes(fields: Omit<FetchedPage, 'body'>, encoded: EncodedBody): FetchedPage {
+  let held: EncodedBody | null = encoded;
+  let decoded: string | undefined;
+  return {
+    ...fields,
+    get body(): string {
+      if (decoded !== undefined) return decoded;
+      if (held === null) throw new Error('the body was handed over undecoded (takeEncodedBody)');
+      decoded = decodeBody(held.bytes, held.headerCharset, fields.kind);
+      held = null;
+      return decoded;
+    },
+    takeEncodedBody: () => {
+      const taken = held;
+      held = null;
+      return taken;
+    },
+  };
 }

@@ -10,8 +10,21 @@ export interface FetchedPage {
   contentType: string;
   /** How the body was read: HTML to convert, or text/JSON kept as text. */
   kind: 'html' | 'text' | 'json';
-  /** The decoded body. */
+  /** The decoded body (a page of {@link PageFetcher} decodes it when it is first read). */
   body: string;
+  /**
+   * The body as downloaded, undecoded, while `body` has not been read, or null (then read
+   * `body`): a converter thread takes the bytes (moved to it, not copied) and decodes them there,
+   * so a multi-MB page is neither decoded nor copied on the main thread. Once taken, the bytes are
+   * the taker's: `body` is not readable any more (it throws).
+   */
+  takeEncodedBody?: (() => EncodedBody | null) | undefined;
+}
+
+/** A body as downloaded, with the charset its `Content-Type` named (see `decodeBody`). */
+export interface EncodedBody {
+  bytes: Uint8Array;
+  headerCharset: string | null;
 }
 
 /** Per-call options of {@link PageFetcherLike.fetchPage}. */
