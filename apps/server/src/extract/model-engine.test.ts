@@ -79,7 +79,9 @@ const schema: ExtractionSchema = {
 };
 const html = `<html><head><title>Kettle</title></head><body><nav>Home</nav><h1>Kettle</h1><p>Price: €35</p>
   <script>var tracking = 1;</script></body></html>`;
-const engine = (timeoutMs = 2000) =>
+// The answering tests' time-out only guards against a hang: 2 s was passed by the first request
+// (module and connection warm-up) on a loaded 2-core machine, which fell back to the default engine.
+const engine = (timeoutMs = 20_000) =>
   new ModelExtractionEngine({ baseUrl, model: 'test-model', apiKey: 'sk-test', timeoutMs });
 const input = { url: 'https://shop.example/kettle', html, schema, query: 'name and price' };
 
@@ -133,7 +135,7 @@ describe('ModelExtractionEngine', () => {
 
   it("compares a valid answer with the default engine's, property by property", async () => {
     const comparisons: EngineComparison[] = [];
-    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 2000 }, undefined, {
+    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 20_000 }, undefined, {
       onComparison: (c) => comparisons.push(c),
     });
     const outcome = await model.extract(input);
@@ -172,7 +174,7 @@ describe('ModelExtractionEngine', () => {
   ])('falls back to the default engine when the model answers %s', async (m, reason) => {
     mode = m;
     const reasons: string[] = [];
-    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 2000 }, undefined, {
+    const model = new ModelExtractionEngine({ baseUrl, model: 'test-model', timeoutMs: 20_000 }, undefined, {
       onFallback: (r) => reasons.push(r),
     });
     const outcome = await model.extract(input);

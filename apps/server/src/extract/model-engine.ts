@@ -112,8 +112,6 @@ export class ModelExtractionEngine implements ExtractionEngine {
 
   /** One chat-completions round trip; throws {@link ModelAnswerError} on anything unusable. */
   async ask(input: ExtractionInput): Promise<Record<string, unknown>> {
-    const signals = [AbortSignal.timeout(this.settings.timeoutMs)];
-    if (input.signal) signals.push(input.signal);
     // Loaded on the first model call, not at every server's start: it reads the page with cheerio,
     // ~100 ms of CPU to import.
     const { DEFAULT_TEXT_BUDGET, pageText } = await import('./page-text.js');
@@ -137,6 +135,10 @@ export class ModelExtractionEngine implements ExtractionEngine {
       accept: 'application/json',
     };
     if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
+    // The time-out is the endpoint's: started once the request is ready, so a cold import of the
+    // page reader (seconds on a loaded machine) does not count against the model.
+    const signals = [AbortSignal.timeout(this.settings.timeoutMs)];
+    if (input.signal) signals.push(input.signal);
     let response: Response;
     try {
       response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
