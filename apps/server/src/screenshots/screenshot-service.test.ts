@@ -77,6 +77,15 @@ async function startFixture() {
       }
       case '/hang':
         return; // never answers
+      case '/popups':
+        // Opens three copies of itself (window.open, with noopener, and a link aimed at a new
+        // window): left open, each opens three more.
+        return html(`<body style="margin:0"><div style="height:900px">popups</div><script>
+          window.open('/popups?' + Math.random());
+          window.open('/popups?' + Math.random(), '_blank', 'noopener');
+          const a = document.createElement('a');
+          a.href = '/popups?' + Math.random(); a.target = '_blank'; document.body.append(a); a.click();
+        </script></body>`);
       case '/cookie':
         // Sets a cookie and records the one it was sent: shows which captures share a context.
         cookies.push(req.headers.cookie ?? '');
@@ -283,6 +292,18 @@ describe('ScreenshotService with the real Chromium', () => {
 
   it('cuts giant pages at the height cap', async () => {
     expect(readPngSize(await service.capture(site.url('/tall')))).toEqual({ width: 1280, height: 3000 });
+  });
+
+  it('closes the popups a page opens, so a page opening copies of itself does not multiply in the run context', async () => {
+    const png = await service.capture(site.url('/popups'), { runKey: 'run-popups' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 900 });
+    // Each popup is closed as it opens: a moment later no popup is left to open more.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const hitsThen = site.hits('/popups');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(site.hits('/popups')).toBe(hitsThen);
+    const pages = service.browserContexts.flatMap((context) => context.pages());
+    expect(pages.filter((page) => page.url().includes('/popups'))).toHaveLength(1); // the captured tab, kept for the run
   });
 
   it('gives up on a page that does not load in time', async () => {
