@@ -78,7 +78,12 @@ export async function benchAttack(): Promise<void> {
     spawnServer(join(dataDir, name), ['--allow-private-networks'], {
       built: true,
       // The probes and the bursts must not meet the rate limit: it is not what is measured.
-      env: { WEBDATA_RATE_LIMIT: '1000000', WEBDATA_RATE_BURST: '1000000', ...env },
+      env: {
+        WEBDATA_RATE_LIMIT: '1000000',
+        WEBDATA_RATE_BURST: '1000000',
+        WEBDATA_MAX_ACTIVE_RUNS: '1000000',
+        ...env,
+      },
     });
   const servers: ServerProcess[] = [];
   try {

@@ -81,6 +81,7 @@ export async function crawlWithServer(
     WEBDATA_WORKERS: String(concurrency),
     WEBDATA_PER_HOST_CONCURRENCY: String(concurrency),
     WEBDATA_RATE_LIMIT: '1000000',
+    WEBDATA_MAX_ACTIVE_RUNS: '1000000',
     WEBDATA_RATE_BURST: '1000000',
     WEBDATA_DEEP_CRAWL_CEILING: String(Math.max(pages, 10_000)),
   };

@@ -295,6 +295,7 @@ async function apiScreenshots(
     WEBDATA_PER_HOST_CONCURRENCY: String(Math.max(8, concurrency)),
     WEBDATA_SCREENSHOT_CONCURRENCY: String(concurrency),
     WEBDATA_RATE_LIMIT: '1000000',
+    WEBDATA_MAX_ACTIVE_RUNS: '1000000',
     WEBDATA_RATE_BURST: '1000000',
   };
   const args = [

@@ -110,6 +110,7 @@ export async function benchExtractionAndScreenshots(): Promise<void> {
       allowPrivateNetworks: true,
       logLevel: 'warn',
       rateLimitPerSecond: 1_000_000,
+      maxActiveRunsPerOwner: 1_000_000,
       rateLimitBurst: 1_000_000,
       workerConcurrency: WORKERS,
       perHostConcurrency: WORKERS,

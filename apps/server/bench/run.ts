@@ -76,6 +76,7 @@ async function benchApi() {
   await site.start();
   const dataDir = mkdtempSync(join(tmpdir(), 'webdata-bench-'));
   process.env.WEBDATA_RATE_LIMIT = '1000000';
+  process.env.WEBDATA_MAX_ACTIVE_RUNS = '1000000';
   process.env.WEBDATA_RATE_BURST = '1000000';
   try {
     // 1. GET /runs/{id}: ours against a bare Fastify route, in alternating rounds (which goes

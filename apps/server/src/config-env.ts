@@ -186,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     headersTimeoutMs: integer('WEBDATA_HEADERS_TIMEOUT_MS', env.WEBDATA_HEADERS_TIMEOUT_MS, 1000, 600_000),
     requestTimeoutMs: integer('WEBDATA_REQUEST_TIMEOUT_MS', env.WEBDATA_REQUEST_TIMEOUT_MS, 1000, 600_000),
     deepCrawlCeiling: integer('WEBDATA_DEEP_CRAWL_CEILING', env.WEBDATA_DEEP_CRAWL_CEILING, 1, 1_000_000),
+    maxActiveRunsPerOwner: integer('WEBDATA_MAX_ACTIVE_RUNS', env.WEBDATA_MAX_ACTIVE_RUNS, 1, 1_000_000),
     signedUrlTtlSeconds: integer('WEBDATA_SIGNED_URL_TTL', env.WEBDATA_SIGNED_URL_TTL, 1, 7 * 24 * 3600),
     schemaBudgetMs: integer('WEBDATA_SCHEMA_BUDGET_MS', env.WEBDATA_SCHEMA_BUDGET_MS, 100, 600_000),
     chromiumPath: env.WEBDATA_CHROMIUM_PATH,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
 import type { EmbeddingsSettings } from './search/embeddings.js';
 import type { S3BlobStoreOptions } from './store/blobs/s3-blob-store.js';
+import { MAX_ACTIVE_RUNS_PER_OWNER } from './store/store.js';
 
 /** Settings of the model-backed extraction engine (any OpenAI-compatible chat-completions endpoint). */
 export type { EmbeddingsSettings } from './search/embeddings.js';
@@ -73,6 +74,11 @@ export interface ServerConfig {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   deepCrawlCeiling: number;
+  /**
+   * Runs one owner may have queued or running at once; a creation or retry past it is 429
+   * `rate_limited` until one ends (see `MAX_ACTIVE_RUNS_PER_OWNER`).
+   */
+  maxActiveRunsPerOwner: number;
   signedUrlTtlSeconds: number;
   /** Longest a request schema may take to compile (or an output to be checked) on the schema thread. */
   schemaBudgetMs: number;
@@ -126,6 +132,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
     deepCrawlCeiling: LIMITS.defaultDeepCrawlCeiling,
+    maxActiveRunsPerOwner: MAX_ACTIVE_RUNS_PER_OWNER,
     signedUrlTtlSeconds: LIMITS.signedUrlTtlSeconds,
     schemaBudgetMs: 5000,
     screenshotConcurrency: 2,

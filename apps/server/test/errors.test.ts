@@ -218,6 +218,44 @@ describe('4xx answers of api-v1.md', () => {
     }
   });
 
+  it('429 rate_limited with Retry-After past the runs one key may have queued or running; replays, other keys and ended runs are not held back', async () => {
+    // On this suite's store (SQLite, and PostgreSQL in api-on-postgres); no workers, so runs stay queued.
+    const capped = await startTestServer({ runWorkers: false, maxActiveRunsPerOwner: 3 });
+    try {
+      const crawl = (n: number) => ({ urls: [`https://example.org/${n}`] });
+      const created: string[] = [];
+      for (let n = 0; n < 3; n++) {
+        const made = await capped.call('POST', '/api/v1/crawl', crawl(n), { 'idempotency-key': `k${n}` });
+        expect(made.status, JSON.stringify(made.body)).toBe(202);
+        created.push(made.body.id);
+      }
+      const refused = await capped.call('POST', '/api/v1/crawl', crawl(3));
+      expect(expectError(refused, 429, 'rate_limited').message).toMatch(/3 runs queued or running/);
+      expect(refused.headers['retry-after']).toBe('5');
+      expectError(
+        await capped.call('POST', '/api/v1/runs', { type: 'deep-crawl', url: 'https://example.org/' }),
+        429,
+        'rate_limited',
+      );
+      expect((await capped.call('GET', '/api/v1/runs?limit=200')).body.data).toHaveLength(3);
+      // A replay of a creation answers its run; another key has room of its own.
+      const replay = await capped.call('POST', '/api/v1/crawl', crawl(0), { 'idempotency-key': 'k0' });
+      expect([replay.status, replay.body.id]).toEqual([202, created[0]]);
+      const other = apiClient(capped.url, await capped.createKey());
+      expect((await other('POST', '/api/v1/crawl', crawl(4))).status).toBe(202);
+      // A run that ends makes room; a retry that would make a fourth active run is refused like a creation.
+      expect((await capped.call('POST', `/api/v1/runs/${created[0]}/cancel`)).status).toBe(200);
+      const fourth = await capped.call('POST', '/api/v1/crawl', crawl(5));
+      expect(fourth.status).toBe(202);
+      expectError(await capped.call('POST', `/api/v1/runs/${created[0]}/retry`), 429, 'rate_limited');
+      expect((await capped.call('POST', `/api/v1/runs/${fourth.body.id}/cancel`)).status).toBe(200);
+      const retried = await capped.call('POST', `/api/v1/runs/${created[0]}/retry`);
+      expect([retried.status, retried.body.status]).toEqual([202, 'queued']);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('429 rate_limited with Retry-After past the 401 limit per address; a valid key is still served', async () => {
     const strict = await startServer({
       dataDir: join(server.dataDir, 'strict-401'),

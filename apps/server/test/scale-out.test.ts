@@ -72,6 +72,7 @@ describe.skipIf(!postgresForTests())('scale-out: API and worker processes on one
           WEBDATA_WORKERS: '8',
           // Each API process has its own rate limiter; the test's bursts must not meet it.
           WEBDATA_RATE_LIMIT: '100000',
+          WEBDATA_MAX_ACTIVE_RUNS: '100000',
           WEBDATA_RATE_BURST: '100000',
           ...env,
         },

@@ -82,6 +82,8 @@ export async function startTestServer(
       rateLimitBurst: 100_000,
       authFailureRatePerSecond: 100_000,
       authFailureBurst: 100_000,
+      // Suites create runs freely; the limit has a test of its own (errors.test.ts).
+      maxActiveRunsPerOwner: 100_000,
       ...overrides,
       dataDir,
       databaseUrl: database?.url,

@@ -4,7 +4,7 @@ import { MAX_GLOB_SEARCH_SIZE, normalizeUrl, pathGlobsSearchSize } from '../craw
 import { conflict, notFound, PageError, ServiceError } from '../errors.js';
 import type { SchemaValidator } from '../extract/index.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
-import type { Store, StoredRun } from '../store/store.js';
+import { ActiveRunLimitError, type Store, type StoredRun } from '../store/store.js';
 import type { RunEvents } from './run-events.js';
 import { splitRunRequest } from './run-params.js';
 import { CANCELLABLE, RETRYABLE } from './run-state.js';
@@ -74,13 +74,16 @@ export class RunService {
         });
       }
     }
-    const result = await this.store.createRun({
-      owner,
-      ...run,
-      urls,
-      items: urls.map((url) => ({ url, key: normalizeUrl(url), depth: 0 })),
-      idempotencyKey,
-    });
+    const result = await this.store
+      .createRun({
+        owner,
+        ...run,
+        urls,
+        items: urls.map((url) => ({ url, key: normalizeUrl(url), depth: 0 })),
+        idempotencyKey,
+        maxActiveRuns: this.config.maxActiveRunsPerOwner,
+      })
+      .catch(activeRunLimitRefusal);
     if (result.created) this.pool?.poke();
     return result;
   }
@@ -94,7 +97,9 @@ export class RunService {
   }
 
   async retry(owner: string, runId: string): Promise<Run> {
-    const retried = await this.store.retryRun(owner, runId);
+    const retried = await this.store
+      .retryRun(owner, runId, this.config.maxActiveRunsPerOwner)
+      .catch(activeRunLimitRefusal);
     if (!retried) throw await this.refusal(owner, runId, 'retry', RETRYABLE);
     this.pool?.poke();
     this.events.notify(runId);
@@ -121,6 +126,19 @@ export class RunService {
       `cannot ${action} a run that is ${stored.run.status}; only runs that are ${sayEither(allowed)} can be`,
     );
   }
+}
+
+/** Seconds a client refused for its active runs is told to wait: runs take seconds to minutes. */
+const ACTIVE_RUNS_RETRY_AFTER_SECONDS = 5;
+
+/** The store's {@link ActiveRunLimitError} as the API's 429; any other error as it is. */
+function activeRunLimitRefusal(error: unknown): never {
+  if (!(error instanceof ActiveRunLimitError)) throw error;
+  throw new ServiceError(
+    'rate_limited',
+    `this key already has ${error.limit} runs queued or running; create more once some have ended (or cancel some)`,
+    { retryAfterSeconds: ACTIVE_RUNS_RETRY_AFTER_SECONDS, cause: error },
+  );
 }
 
 /** `a, b or c`. */

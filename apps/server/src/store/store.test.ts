@@ -12,7 +12,7 @@ import {
   type ThrowawayPostgres,
 } from './postgres/throwaway-postgres.test-support.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import type { ClaimedItem, ItemOutcome, Store } from './store.js';
+import { ActiveRunLimitError, type ClaimedItem, type ItemOutcome, type Store } from './store.js';
 
 /**
  * One suite, every store: the embedded SQLite store and the PostgreSQL store
@@ -385,6 +385,37 @@ describe.each(stores)('%s claim order', (name, makeStore) => {
     const mine = new Set([...claims, ...two].filter((item) => item.owner === 'own_many').map((i) => i.runId));
     expect(mine.size).toBe([...claims, ...two].filter((item) => item.owner === 'own_many').length);
     expect(many).toHaveLength(20);
+  });
+});
+
+describe.each(stores)('%s active runs per owner', (name, makeStore) => {
+  if (name === 'PostgresStore' && !postgresForTests()) return;
+  it('refuses a creation or retry past maxActiveRuns, also when creations arrive together', async () => {
+    store = await makeStore();
+    const create = (n: number, owner = OWNER) =>
+      store.createRun({
+        owner,
+        type: 'crawl',
+        urls: [`https://limit.example/${n}`],
+        params: RUN_PARAMS.crawl.parse({}),
+        items: [{ url: `https://limit.example/${n}`, key: `https://limit.example/${n}`, depth: 0 }],
+        maxActiveRuns: 3,
+      });
+    // Ten at once (on PostgreSQL, on as many connections as the pool gives): three are made.
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, n) => create(n)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    for (const o of outcomes)
+      if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ActiveRunLimitError);
+    const active = await store.listRuns({ owner: OWNER, limit: 50 });
+    expect(active.data).toHaveLength(3);
+    // Another owner has room of its own; an ended run makes room; a retry counts like a creation.
+    await create(20, 'own_other');
+    const ended = active.data[0]!.id;
+    expect(await store.cancelRun(OWNER, ended)).not.toBeNull();
+    await create(21);
+    await expect(store.retryRun(OWNER, ended, 3)).rejects.toBeInstanceOf(ActiveRunLimitError);
+    expect((await store.getRun(OWNER, ended))!.run.status).toBe('cancelled');
+    expect((await store.retryRun(OWNER, ended, 4))!.run.status).toBe('queued');
   });
 });
 

@@ -10,6 +10,27 @@ import type {
 import type { DiscoveredUrl } from '../crawl/discover-links.js';
 import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
 
+/**
+ * Runs one owner may have queued or running at once, by default (`WEBDATA_MAX_ACTIVE_RUNS`).
+ *
+ * Why: nothing else bounded them. At its rate limit one key created 627 crawls of 100 pages in
+ * 30 s (62,700 queued items, 30 MB of SQLite) and could go on for as long as it liked; each run
+ * of up to 10,000 pages. A client with more work waits for one of its runs to end (429 with
+ * `Retry-After`).
+ */
+export const MAX_ACTIVE_RUNS_PER_OWNER = 100;
+
+/**
+ * Thrown by {@link Store.createRun} and {@link Store.retryRun} when the owner already has
+ * `limit` runs queued or running; nothing was written.
+ */
+export class ActiveRunLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`the owner already has ${limit} runs queued or running`);
+    this.name = 'ActiveRunLimitError';
+  }
+}
+
 /** A run as stored: the wire object plus what only the server knows. */
 export interface StoredRun {
   run: Run;
@@ -143,6 +164,11 @@ export type NewRun = TypedRunParams & {
   urls: string[];
   items: { url: string; key: string; depth: number }[];
   idempotencyKey?: string | undefined;
+  /**
+   * Refuse the creation ({@link ActiveRunLimitError}) when the owner already has this many runs
+   * queued or running (checked after the idempotency key: a replay answers its run). Unset: no limit.
+   */
+  maxActiveRuns?: number | undefined;
 };
 
 /**
@@ -167,8 +193,11 @@ export interface Store {
   listRunChanges(query: RunChangesQuery): Promise<RunChanges>;
   /** Cancels a queued or running run: queued items become cancelled. Null when the state does not allow it. */
   cancelRun(owner: string, runId: string): Promise<StoredRun | null>;
-  /** Re-queues only the items that did not succeed. Null when the state does not allow it. */
-  retryRun(owner: string, runId: string): Promise<StoredRun | null>;
+  /**
+   * Re-queues only the items that did not succeed. Null when the state does not allow it; with
+   * `maxActiveRuns`, {@link ActiveRunLimitError} when the owner already has that many runs active.
+   */
+  retryRun(owner: string, runId: string, maxActiveRuns?: number): Promise<StoredRun | null>;
   /** Removes a run with its items, results, contents, screenshots and search documents. */
   deleteRun(owner: string, runId: string): Promise<boolean>;
 

@@ -30,20 +30,21 @@ import { claimOrder } from '../claim-order.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
-import type {
-  ApiKeyRecord,
-  ClaimedItem,
-  CompletedItem,
-  ItemOutcome,
-  NewRun,
-  Page,
-  RunChange,
-  RunChanges,
-  RunChangesQuery,
-  RunListQuery,
-  Store,
-  StoredDocument,
-  StoredRun,
+import {
+  ActiveRunLimitError,
+  type ApiKeyRecord,
+  type ClaimedItem,
+  type CompletedItem,
+  type ItemOutcome,
+  type NewRun,
+  type Page,
+  type RunChange,
+  type RunChanges,
+  type RunChangesQuery,
+  type RunListQuery,
+  type Store,
+  type StoredDocument,
+  type StoredRun,
 } from '../store.js';
 import {
   type AtCommit,
@@ -278,6 +279,7 @@ export class PostgresStore implements Store {
           await client.query('UPDATE runs SET idempotency_key = NULL WHERE id = $1', [existing.id]);
         }
       }
+      await this.checkActiveRuns(client, input.owner, input.maxActiveRuns);
       const runId = newId('run');
       const now = new Date();
       await client.query(
@@ -434,7 +436,26 @@ export class PostgresStore implements Store {
     return { ...run, version: run.version + 1 };
   }
 
-  async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
+  /**
+   * Throws {@link ActiveRunLimitError} when the owner has `limit` runs queued or running. The
+   * owner's lock (held to the end of the transaction) makes its creations and retries take turns,
+   * so two at once cannot both see room for one.
+   */
+  private async checkActiveRuns(
+    client: pg.PoolClient,
+    owner: string,
+    limit: number | undefined,
+  ): Promise<void> {
+    if (limit === undefined) return;
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`active-runs:${owner}`]);
+    const { rows } = await client.query<{ active: number }>(
+      `SELECT count(*)::int AS active FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)}) AND owner = $1`,
+      [owner],
+    );
+    if (rows[0]!.active >= limit) throw new ActiveRunLimitError(limit);
+  }
+
+  async retryRun(owner: string, runId: string, maxActiveRuns?: number): Promise<StoredRun | null> {
     const replaced: string[] = [];
     const retried = await this.tx(async (client, atCommit) => {
       replaced.length = 0;
@@ -446,6 +467,7 @@ export class PostgresStore implements Store {
       const run = (await this.readRun(client, runId))!;
       const decision = retryDecision(head.rows[0].status, run.run.stats);
       if (!decision) return null;
+      await this.checkActiveRuns(client, owner, maxActiveRuns);
       if (decision.items) {
         const results = await client.query<{ id: string }>(
           `DELETE FROM results r USING items i

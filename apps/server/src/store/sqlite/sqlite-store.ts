@@ -34,19 +34,20 @@ import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { batchChars } from '../outcome-chars.js';
 import { mergeChanges } from '../run-changes.js';
-import type {
-  ApiKeyRecord,
-  ClaimedItem,
-  CompletedItem,
-  ItemOutcome,
-  NewRun,
-  Page,
-  RunChanges,
-  RunChangesQuery,
-  RunListQuery,
-  Store,
-  StoredDocument,
-  StoredRun,
+import {
+  ActiveRunLimitError,
+  type ApiKeyRecord,
+  type ClaimedItem,
+  type CompletedItem,
+  type ItemOutcome,
+  type NewRun,
+  type Page,
+  type RunChanges,
+  type RunChangesQuery,
+  type RunListQuery,
+  type Store,
+  type StoredDocument,
+  type StoredRun,
 } from '../store.js';
 import { type BatchWrite, BatchWriteThread, type CommittedRun } from './batch-write-thread.js';
 import { BUSY_TIMEOUT_MS, retryStoreCallsWhileBusy } from './busy-retry.js';
@@ -265,6 +266,7 @@ export class SqliteStore implements Store {
           this.sql('UPDATE runs SET idempotency_key = NULL WHERE id = ?').run(existing.id);
         }
       }
+      this.checkActiveRuns(input.owner, input.maxActiveRuns);
       const runId = newId('run');
       this.sql(
         `INSERT INTO runs (id, owner, type, status, urls, params, created_at, updated_at, idempotency_key)
@@ -289,6 +291,16 @@ export class SqliteStore implements Store {
       }
       return { run: this.toStored(this.runRow(runId)!), created: true };
     })();
+  }
+
+  /** Throws {@link ActiveRunLimitError} when the owner has `limit` runs queued or running (inside the writing transaction). */
+  private checkActiveRuns(owner: string, limit: number | undefined): void {
+    if (limit === undefined) return;
+    // The active runs of every owner through `runs_active`: as few as the owners' limits allow.
+    const { active } = this.sql<string[], { active: number }>(
+      `SELECT count(*) AS active FROM runs WHERE status IN (${marks(ACTIVE_RUN_STATUSES)}) AND owner = ?`,
+    ).get(...ACTIVE_RUN_STATUSES, owner)!;
+    if (active >= limit) throw new ActiveRunLimitError(limit);
   }
 
   async getRun(owner: string, runId: string): Promise<StoredRun | null> {
@@ -388,11 +400,12 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async retryRun(owner: string, runId: string): Promise<StoredRun | null> {
+  async retryRun(owner: string, runId: string, maxActiveRuns?: number): Promise<StoredRun | null> {
     return this.db.transaction(() => {
       const row = this.ownedRunRow(owner, runId);
       const decision = row && retryDecision(row.status as RunStatus, this.statsOf(runId));
       if (!decision) return null;
+      this.checkActiveRuns(owner, maxActiveRuns);
       const timestamp = now();
       if (decision.items) this.requeueForRetry(runId, decision.items, timestamp);
       this.writeDecision(runId, decision, timestamp);
