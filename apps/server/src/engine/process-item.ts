@@ -185,7 +185,12 @@ async function addScreenshot(
   try {
     // The run's pages share a browser context (its renderer and cache); runs never do. A run
     // id belongs to one owner, so the key keeps owners apart too.
-    outcome.screenshot = await deps.screenshots.capture(page.finalUrl, { signal, runKey: item.runId });
+    outcome.screenshot = await deps.screenshots.capture(page.finalUrl, {
+      signal,
+      runKey: item.runId,
+      // Captures waiting for a rendering slot take turns between owners.
+      owner: item.owner,
+    });
     outcome.result.has_screenshot = true;
   } catch (error) {
     signal.throwIfAborted();

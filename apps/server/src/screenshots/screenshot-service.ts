@@ -63,6 +63,11 @@ export interface CaptureOptions {
    * the capture gets a context of its own, closed when it ends.
    */
   runKey?: string | undefined;
+  /**
+   * Whose capture it is: captures waiting for a rendering slot take turns between owners (then
+   * between those without one), so one key's queue of slow pages does not hold back another's.
+   */
+  owner?: string | undefined;
 }
 
 /** Flags that keep a headless Chromium from calling home on a closed network. */
@@ -266,7 +271,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
       let release: () => void;
       const waitedFrom = performance.now();
       try {
-        release = await this.semaphore.acquire(signal);
+        release = await this.semaphore.acquire(signal, options.owner ?? '');
       } catch {
         throw cancelled();
       }

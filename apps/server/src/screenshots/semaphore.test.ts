@@ -47,6 +47,40 @@ describe('Semaphore', () => {
     expect(order).toEqual([1, 2, 3]);
   });
 
+  it('gives freed permits to the keys in turn: one key queueing many does not hold back another key', async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire(undefined, 'a');
+    const order: string[] = [];
+    const take = async (key: string, n: number) => {
+      const releaseMine = await semaphore.acquire(undefined, key);
+      order.push(`${key}${n}`);
+      await Promise.resolve();
+      releaseMine();
+    };
+    const waiters = [1, 2, 3, 4].map((n) => take('a', n));
+    waiters.push(take('b', 1), take('b', 2), take('c', 1));
+    expect(semaphore.waiting).toBe(7);
+    release();
+    await Promise.all(waiters);
+    // Before, first come first served: a1 a2 a3 a4 b1 b2 c1.
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+    expect([semaphore.inUse, semaphore.waiting]).toEqual([0, 0]);
+  });
+
+  it('drops an aborted waiter of a key, and the key once it has none', async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire();
+    const controller = new AbortController();
+    const aborted = semaphore.acquire(controller.signal, 'a');
+    const next = semaphore.acquire(undefined, 'b');
+    controller.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    expect(semaphore.waiting).toBe(1);
+    release();
+    (await next)();
+    expect([semaphore.inUse, semaphore.waiting]).toEqual([0, 0]);
+  });
+
   it('drops an aborted waiter from the queue', async () => {
     const semaphore = new Semaphore(1);
     const release = await semaphore.acquire();

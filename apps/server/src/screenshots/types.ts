@@ -5,11 +5,12 @@ export interface ScreenshotServiceLike {
   /**
    * A full-page PNG of `url`. Throws PageError on failure. Captures with the
    * same `runKey` share one browser context (cache, cookies): one key per
-   * crawl run, never shared between runs or owners.
+   * crawl run, never shared between runs or owners. Captures waiting for a
+   * rendering slot take turns by `owner`.
    */
   capture(
     url: string,
-    options?: { signal?: AbortSignal | undefined; runKey?: string | undefined },
+    options?: { signal?: AbortSignal | undefined; runKey?: string | undefined; owner?: string | undefined },
   ): Promise<Buffer>;
   close(): Promise<void>;
 }
