@@ -115,11 +115,11 @@ export class CaptureContext {
 
   /**
    * Closes a page of the context that no capture opened: a popup (window.open,
-   * a link or form aimed at a new window). Playwright turns Chromium's popup
-   * blocker off, and a popup outlives the capture of the page that opened it
-   * (it is a page of the run's context): a page opening two copies of itself
-   * had 125 tabs and 1.8 GB in the run's context after a few captures.
-   * Screenshots are of the page asked for, never of its popups.
+   * a link or form aimed at a new window) that got past Chromium's popup
+   * blocker (kept on: `ScreenshotService`'s launch). A popup outlives the
+   * capture of the page that opened it (it is a page of the run's context): a
+   * page opening copies of itself had 125 tabs and 1.8 GB in the run's context
+   * after a few captures. Screenshots are of the page asked for, never of its popups.
    */
   private closeIfPopup(page: Page): void {
     void Promise.all([...this.tabsOpening]).then(() => {

@@ -541,6 +541,9 @@ export class ScreenshotService implements ScreenshotServiceLike {
         // close() removes: in the system's, a browser that crashed or was killed left one behind each time.
         env: { ...process.env, ...executable.env, TMPDIR: this.tempDir },
         headless: true,
+        // Playwright turns Chromium's popup blocker off; kept on, a page's window.open and links aimed
+        // at a new window without a user's click (there never is one) open nothing.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         timeout: LAUNCH_TIMEOUT_MS,
         downloadsPath: join(this.tempDir, 'downloads'),
         // The server decides when to stop; Playwright still kills the browser if the process exits.
