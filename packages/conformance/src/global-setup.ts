@@ -41,6 +41,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     validateResponses: true,
     rateLimitPerSecond: 10_000,
     rateLimitBurst: 10_000,
+    // All test files share one key; the cap of runs queued or running is not what they check.
+    maxActiveRunsPerOwner: 10_000,
     // Every test file fetches the same 127.0.0.1 fixture host; some hold a slow page open.
     perHostConcurrency: 16,
     workerConcurrency: 8,
