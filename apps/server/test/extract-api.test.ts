@@ -513,7 +513,8 @@ describe('extraction results and content', () => {
     const byQuery = await extract({ urls: [`${site.url}/functions`], query: 'the signature of notes.sort' });
     const data = byQuery.results[0]!.data as { fields?: unknown; item?: unknown };
     expect(data.fields).toMatchObject({ signature: SORT.signature });
-    expect(data.item).toEqual({ ...SORT, parameter: ['file', 'order'] });
+    // Each parameter with the type its list states.
+    expect(data.item).toEqual({ ...SORT, parameter: [{ name: 'file', type: 'string' }, { name: 'order' }] });
   });
 
   it('works the same through POST /runs with type "extract"', async () => {

@@ -103,6 +103,20 @@ export function nodeText(node: FactNode): string | undefined {
   return undefined;
 }
 
+/**
+ * What a documented item returns (`read-signatures.ts`: a node of its
+ * `type` and `description`, no name) as one text: its type where the
+ * property asks for a type ("return type"), else its description, else its type.
+ */
+function returnsText(value: FactScalar | FactNode, target: NameTarget): string | undefined {
+  if (!isNode(value) || value.evidence !== 'signature' || valuesOf(value, 'name').length > 0)
+    return undefined;
+  const type = valuesOf(value, 'type')[0];
+  const description = valuesOf(value, 'description')[0];
+  const first = target.tokens.includes('type') ? (type ?? description) : (description ?? type);
+  return typeof first === 'string' ? first : undefined;
+}
+
 function toText(value: FactScalar | FactNode): string | undefined {
   if (isNode(value)) return nodeText(value);
   return String(value);
@@ -131,7 +145,7 @@ function toStringValue(
 ): string | undefined {
   // A link read as a node (its text and its address): a URL property takes the address.
   const linked = isNode(value) && isUrlTarget(prop, ctx.target) ? valuesOf(value, 'url')[0] : undefined;
-  const text = toText(typeof linked === 'string' ? linked : value)
+  const text = (returnsText(value, ctx.target) ?? toText(typeof linked === 'string' ? linked : value))
     ?.replace(/[\s\u00a0]+/g, ' ')
     .trim();
   if (!text) return undefined;

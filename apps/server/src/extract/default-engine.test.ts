@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ExtractionSchema, SchemaProperty } from '@webdata/contract';
 import { describe, expect, it } from 'vitest';
 import { DefaultExtractionEngine } from './default-engine.js';
@@ -479,7 +480,22 @@ describe('DefaultExtractionEngine on reference pages that document functions', (
     });
     const data = await dataOf(nodeShaped, undefined, 'the signature of fs.readFile');
     expect(data.fields).toMatchObject({ signature: readFile.signature });
-    expect(data.item).toEqual({ ...readFile, parameter: ['path', 'options', 'callback'] });
+    expect(JSON.parse(JSON.stringify(data.item))).toEqual({
+      ...readFile,
+      parameter: [
+        { name: 'path' },
+        { name: 'options' },
+        // The callback's own arguments: the list under it.
+        {
+          name: 'callback',
+          type: 'Function',
+          parameter: [
+            { name: 'err', type: 'Error' },
+            { name: 'data', type: 'string' },
+          ],
+        },
+      ],
+    });
     expect(data.title).toBe('File system | Docs');
   });
 
@@ -503,7 +519,23 @@ describe('DefaultExtractionEngine on reference pages that document functions', (
         { name: 'close', description: 'Emitted when the server closes.' },
         { name: 'listening', description: 'Emitted when bound.' },
       ],
-      classes: [{ name: 'net.Server', description: 'This class is used to create a TCP server.' }],
+      // A class carries its members: the items under its heading.
+      classes: [
+        {
+          name: 'net.Server',
+          description: 'This class is used to create a TCP server.',
+          event: [
+            { name: 'close', description: 'Emitted when the server closes.' },
+            { name: 'listening', description: 'Emitted when bound.' },
+          ],
+          method: {
+            name: 'server.close',
+            signature: 'server.close([callback])',
+            parameter: { name: 'callback' },
+            description: 'Stops the server.',
+          },
+        },
+      ],
     });
     expect(await dataOf(html, named, 'the events of the server')).toEqual({
       events: [
@@ -584,5 +616,90 @@ describe('DefaultExtractionEngine on a JSON body', () => {
       properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' } },
     };
     expect(await dataOf(body, schema)).toEqual({ name: 'Lamp', price: 19.9, currency: 'CHF' });
+  });
+});
+
+describe('DefaultExtractionEngine on real API reference sections: parameters, return values, methods', () => {
+  /** A section cut verbatim from a real reference page (`test/fixtures/api-reference/README.md`), as a page. */
+  const page = (...names: string[]) =>
+    `<!doctype html><html><head><title>Reference</title></head><body>${names
+      .map((n) => readFileSync(new URL(`../../test/fixtures/api-reference/${n}`, import.meta.url), 'utf8'))
+      .join('')}</body></html>`;
+  const str = { type: 'string' } as const;
+  const typed: ExtractionSchema = {
+    type: 'object',
+    properties: {
+      parameters: {
+        type: 'array',
+        items: { type: 'object', properties: { name: str, type: str, description: str } },
+      },
+      returnType: str,
+      returns: str,
+    },
+  };
+
+  it('answers parameters as objects with their types and descriptions, the return type and the return value', async () => {
+    const gtk = await dataOf(page('gtkdoc-applyuser.html'), typed, 'xsltApplyStylesheetUser');
+    expect(gtk.returnType).toBe('xmlDocPtr');
+    expect(gtk.returns).toBe('the result document or NULL in case of error');
+    expect((gtk.parameters as unknown[])[2]).toEqual({
+      name: 'params',
+      type: 'const char **',
+      description: 'a NULL terminated array of parameters names/values tuples',
+    });
+    const node = await dataOf(page('node-readfile.html'), typed, 'fsPromises.readFile');
+    expect(node).toEqual({
+      parameters: [
+        { name: 'path', type: 'string | Buffer | URL | FileHandle', description: 'filename or FileHandle' },
+        { name: 'options', type: 'Object | string' },
+      ],
+      returnType: 'Promise',
+      returns: 'Fulfills with the contents of the file.',
+    });
+    // A return value as an object; names alone still answer a list of strings.
+    const both: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        arguments: { type: 'array', items: str },
+        returns: { type: 'object', properties: { type: str, description: str } },
+      },
+    };
+    expect(await dataOf(page('sphinx-clock_gettime.html'), both, 'time.clock_gettime')).toEqual({
+      arguments: ['clk_id'],
+      returns: { type: 'float' },
+    });
+  });
+
+  it("answers a class's methods, and each function's return type in a list of functions", async () => {
+    const html = page('sphinx-jsondecoder.html', 'sphinx-clock_gettime.html');
+    const methods: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        methods: { type: 'array', items: { type: 'object', properties: { name: str, description: str } } },
+      },
+    };
+    const data = await dataOf(html, methods, 'the methods of json.JSONDecoder');
+    expect((data.methods as { name: string }[]).map((m) => m.name)).toEqual(['decode', 'raw_decode']);
+    const { lists } = await dataOf(html, undefined, 'the methods of json.JSONDecoder');
+    expect((lists as { methods: { signature: string }[] }).methods.map((m) => m.signature)).toEqual([
+      'decode(s)',
+      'raw_decode(s)',
+    ]);
+    const functions: ExtractionSchema = {
+      type: 'object',
+      properties: {
+        functions: {
+          type: 'array',
+          items: { type: 'object', properties: { name: str, returnType: str } },
+        },
+      },
+    };
+    expect(await dataOf(html, functions)).toMatchObject({
+      functions: [
+        { name: 'decode' },
+        { name: 'raw_decode' },
+        { name: 'time.clock_gettime', returnType: 'float' },
+      ],
+    });
   });
 });

@@ -82,7 +82,7 @@ export function extractGeneric(
     }
   }
   if (Object.keys(fields).length > 0) out.fields = fields;
-  const lists = { ...termLists(facts, words), ...itemLists(facts, words) };
+  const lists = { ...termLists(facts, words), ...itemLists(facts, words), ...memberLists(item, words) };
   if (Object.keys(lists).length > 0) out.lists = lists;
   if (item) out.item = nodeToJson(item, 0);
   if (main) out.data = nodeToJson(main, 0);
@@ -166,6 +166,34 @@ function itemLists(facts: PageFacts, words: string[]): Record<string, Record<str
       .filter((e) => e.key === word && e.evidence === 'signature' && isNode(e.value))
       .map((e) => nodeToJson(e.value as FactNode, 0));
     if (items.length > 0) lists.set(key, items);
+  }
+  return Object.fromEntries(lists);
+}
+
+/** What a list of a documented item's own parts is called: a class's methods, a function's parameters. */
+const MEMBER_LISTS = new Map([
+  ['method', 'methods'],
+  ['event', 'events'],
+  ['property', 'properties'],
+  ['parameter', 'parameters'],
+]);
+
+/**
+ * The parts of the item the query names that the query asks for ("the
+ * methods of json.JSONDecoder", "fs.readFile's parameters"), keyed by their
+ * plural; they stand for the page's items of that kind.
+ */
+function memberLists(item: FactNode | undefined, words: string[]): Record<string, Record<string, unknown>[]> {
+  const lists = new Map<string, Record<string, unknown>[]>();
+  for (const word of words) {
+    const key = MEMBER_LISTS.get(word);
+    if (!item || !key || lists.has(key)) continue;
+    const parts = valuesOf(item, word).filter(isNode);
+    if (parts.length > 0)
+      lists.set(
+        key,
+        parts.map((p) => nodeToJson(p, 0)),
+      );
   }
   return Object.fromEntries(lists);
 }

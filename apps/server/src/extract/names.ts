@@ -308,6 +308,8 @@ const CONCEPTS: Record<string, string[]> = {
   ],
   // What a documented function takes (`read-signatures.ts` reads them as `parameter`).
   parameter: ['parameter', 'param', 'argument', 'arg'],
+  // What it returns (`returns`: its type and description; a type-asking property gets the type).
+  returns: ['return', 'return value', 'returned value', 'return type', 'rtype', 'result type'],
   servings: ['serving', 'recipe yield', 'yield', 'serve', 'portion', 'make'],
   prep: ['prep time', 'preparation time', 'prep'],
   cook: ['cook time', 'cooking time', 'bake time', 'baking time', 'cook', 'bake'],

@@ -193,7 +193,7 @@ export function readStructure(
   if (documented.length > 0)
     tables.push({
       caption: '',
-      headers: ['name', 'signature', 'parameter', 'description'],
+      headers: ['name', 'signature', 'parameter', 'returns', 'description'],
       rows: documented.map((item) => item.node),
     });
 
