@@ -453,11 +453,15 @@ describe('ScreenshotService browser context per crawl run', () => {
     const png = await service.capture(site.url('/page?run-after'), { runKey: 'run-c' });
     expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
     expect(service.contextsOpened).toBe(before + 1);
-    // Only the tab that rendered is kept; the stopped captures' tabs were closed.
+    // Only the tab that rendered is kept; the stopped captures' tabs are closed. Their closing is
+    // not awaited by the capture (a stuck page's calls may never settle), so it may still be on its
+    // way under load: seen as a second tab in a full suite at load 16.
     const [context] = service.browserContexts.filter((c) =>
       c.pages().some((p) => p.url().includes('run-after')),
     );
-    expect(context?.pages()).toHaveLength(1);
+    expect(context).toBeDefined();
+    await eventually(() => context!.pages().length === 1);
+    expect(context!.pages().map((p) => p.url())).toEqual([expect.stringContaining('run-after')]);
   });
 
   it("opens a new context when the run's context is closed underneath, also in the middle of a capture", async () => {
