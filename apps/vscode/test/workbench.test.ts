@@ -214,7 +214,7 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
       .waitFor({ timeout: 30_000 });
     await shoot('results-saved');
     const saved = readFileSync(target, 'utf8').split('\r\n');
-    expect(saved[0]).toBe('url,status,title,error,data.name,data.price');
+    expect(saved[0]).toBe('\uFEFFurl,status,title,error,data.name,data.price');
     expect(saved.slice(1, 3).map((line) => line.split(',')[4])).toEqual(['Brass Desk Lamp', 'Enamel Kettle']);
   }, 300_000);
 });

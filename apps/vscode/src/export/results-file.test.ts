@@ -3,7 +3,9 @@ import { makeResult } from '../test-support/runs.js';
 import { formatOfFileName, resultsCsv, resultsFileName, resultsFileText } from './results-file.js';
 
 /** Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
+function parseCsv(csv: string): string[][] {
+  // A byte-order mark is not part of the first field (as Excel reads it).
+  const text = csv.startsWith('\uFEFF') ? csv.slice(1) : csv;
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -112,9 +114,9 @@ describe('resultsCsv', () => {
       }),
     ]);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('url,status,title,error,data.note,data.cr');
+    expect(lines[0]).toBe('\uFEFFurl,status,title,error,data.note,data.cr');
     expect(csv).toBe(
-      'url,status,title,error,data.note,data.cr\r\n' +
+      '\uFEFFurl,status,title,error,data.note,data.cr\r\n' +
         'https://shop.example/a,succeeded,"Lamps, ""brass"" and more",,"line one\nline two","a\rb"\r\n',
     );
   });
@@ -148,7 +150,15 @@ describe('resultsCsv', () => {
   });
 
   it('has the header row alone for no results', () => {
-    expect(resultsCsv([])).toBe('url,status,title,error\r\n');
+    expect(resultsCsv([])).toBe('\uFEFFurl,status,title,error\r\n');
+  });
+
+  it('starts with a UTF-8 byte-order mark, so Excel reads non-ASCII titles as UTF-8', () => {
+    const csv = resultsCsv([makeResult('run_1', 'res_1', { title: 'Café – Zürich 東京' })]);
+    const bytes = new TextEncoder().encode(csv);
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(csv.indexOf('\uFEFF', 1)).toBe(-1);
+    expect(parseCsv(csv)[1]?.[2]).toBe('Café – Zürich 東京');
   });
 });
 
@@ -156,11 +166,16 @@ describe('resultsFileText', () => {
   const results = [makeResult('run_1', 'res_1'), makeResult('run_1', 'res_2')];
 
   it('writes JSON as one array of the results, as the service sent them', () => {
-    expect(JSON.parse(resultsFileText(results, 'json'))).toEqual(results);
+    const text = resultsFileText(results, 'json');
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+    expect(JSON.parse(text)).toEqual(results);
   });
 
   it('writes JSON Lines as one result a line', () => {
-    const lines = resultsFileText(results, 'jsonl').split('\n');
+    const text = resultsFileText(results, 'jsonl');
+    // JSON Lines is UTF-8 without a byte-order mark (jq and JSON.parse of the first line reject one).
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+    const lines = text.split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual(results);
     expect(resultsFileText([], 'jsonl')).toBe('');

@@ -86,6 +86,8 @@ export function resultsCsv(results: readonly Result[]): string {
     }
   }
   return stringify([columns, ...rows.map((row) => columns.map((column) => row.get(column)))], {
+    // A UTF-8 byte-order mark: without one, Excel reads the file in the system's ANSI code page (Café as CafÃ©).
+    bom: true,
     record_delimiter: 'windows',
     // With a record delimiter given, csv-stringify quotes a lone \n or \r only when asked to.
     quote_record_delimiter: true,

@@ -464,9 +464,12 @@ export function defineExtensionSuite(): void {
         { format: 'csv', uri: csvUri.toString() },
       );
       assert.deepEqual({ count: saved?.count, format: saved?.format }, { count: 3, format: 'csv' });
-      const csv = new TextDecoder().decode(await vscode.workspace.fs.readFile(csvUri));
+      // ignoreBOM: keep the byte-order mark (a TextDecoder drops it by default).
+      const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+        await vscode.workspace.fs.readFile(csvUri),
+      );
       const lines = csv.split('\r\n');
-      assert.equal(lines[0], 'url,status,title,error,data.name,data.price');
+      assert.equal(lines[0], '\uFEFFurl,status,title,error,data.name,data.price');
       assert.equal(lines[1], `${urls[0]},succeeded,Brass Desk Lamp,,Brass Desk Lamp,49.9`);
       assert.equal(lines[2], `${urls[1]},succeeded,Oak Reading Chair,,Oak Reading Chair,189`);
       assert.match(lines[3] ?? '', new RegExp(`^${urls[2]},failed,,HTTP 404 .*\\(http_error\\),,$`));
