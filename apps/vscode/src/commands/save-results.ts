@@ -1,15 +1,20 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { formatForRun } from '../documents/result-format.js';
+import { ContentSpill } from '../export/content-spill.js';
 import { ReadCancelled, readResultsWithProgress } from '../export/read-all-results.js';
 import {
+  type ContentOf,
   formatOfFileName,
   RESULTS_FORMATS,
   type ResultsFormat,
+  resultsFileChunks,
   resultsFileName,
-  resultsFileText,
 } from '../export/results-file.js';
 import { inInputOrder } from '../runs/input-order.js';
 import { progressText } from '../runs/run-summary.js';
-import type { Run } from '../runs/run-types.js';
+import type { Result, Run } from '../runs/run-types.js';
 import type { Command, Services } from '../services.js';
 import { countOf } from '../text/count-of.js';
 import { runLabel } from '../tree/describe-run.js';
@@ -62,16 +67,35 @@ export const saveResults: Command = {
       // The file's extension has the last word: lamps.csv is CSV, whichever format was picked first.
       const format = formatOfFileName(uri.path) ?? picked;
       const label = runLabel(run);
-      const results = await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: `Saving the results of ${label}`,
-          cancellable: true,
-        },
-        (progress, token) => readResultsWithProgress(client.runs, run.id, run.stats?.total, progress, token),
-      );
-      const ordered = inInputOrder(results, run.urls);
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(resultsFileText(ordered, format)));
+      // A crawl's pages carry their content (Markdown, or the format the run asked for first); an
+      // extraction's data is already in its results.
+      const content = run.type === 'extract' ? undefined : formatForRun(run);
+      const spill = new ContentSpill();
+      let ordered: Result[];
+      try {
+        const results = await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Saving the results of ${label}`,
+            cancellable: true,
+          },
+          (progress, token) =>
+            readResultsWithProgress(client.runs, run.id, run.stats?.total, progress, token, undefined, {
+              content,
+              keep: async (page) => spill.keep(page),
+            }),
+        );
+        ordered = inInputOrder(results, run.urls);
+        await writeResultsFile(
+          uri,
+          ordered,
+          format,
+          spill.folder,
+          content ? (result) => spill.contentOf(result) : undefined,
+        );
+      } finally {
+        spill.dispose();
+      }
       const where = uri.scheme === 'file' ? uri.fsPath : uri.toString();
       log.info(`saved ${countOf(ordered.length, 'result')} of run ${run.id} to ${where} (${format})`);
       void announce(uri, `Saved ${countOf(ordered.length, 'result')} of ${label} to ${basename(uri)}.`);
@@ -86,6 +110,40 @@ export const saveResults: Command = {
     }
   },
 };
+
+/**
+ * Writes the file a record at a time into the spill's folder, then copies it to `uri` (through VS
+ * Code's file system, so any folder the window can write to): the place picked is not touched until
+ * every result is read and written, and the text of the whole file is never held at once.
+ */
+async function writeResultsFile(
+  uri: vscode.Uri,
+  results: readonly Result[],
+  format: ResultsFormat,
+  folder: string,
+  contentOf: ContentOf | undefined,
+): Promise<void> {
+  const path = join(folder, `results.${format}`);
+  const file = await open(path, 'w');
+  try {
+    // Records gathered up to about a megabyte a write: one write each would be thousands of calls.
+    let pending: string[] = [];
+    let length = 0;
+    for (const chunk of resultsFileChunks(results, format, contentOf)) {
+      pending.push(chunk);
+      length += chunk.length;
+      if (length >= 1 << 20) {
+        await file.write(pending.join(''), null, 'utf8');
+        pending = [];
+        length = 0;
+      }
+    }
+    if (pending.length > 0) await file.write(pending.join(''), null, 'utf8');
+  } finally {
+    await file.close();
+  }
+  await vscode.workspace.fs.copy(vscode.Uri.file(path), uri, { overwrite: true });
+}
 
 async function announce(uri: vscode.Uri, message: string): Promise<void> {
   const OPEN = 'Open File';

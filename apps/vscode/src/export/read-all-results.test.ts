@@ -49,6 +49,37 @@ describe('readAllResults', () => {
     expect(asked).toEqual([{ limit: 200, cursor: undefined }]);
   });
 
+  it('asks for each page with its content, and puts aside what keep takes before asking for the next', async () => {
+    const events: string[] = [];
+    const api: ResultsPager = {
+      async resultsPage(_runId, query) {
+        events.push(`page ${query.cursor ?? 0} content=${query.content}`);
+        const start = Number(query.cursor ?? 0);
+        const data = [0, 1]
+          .map((i) => start + i)
+          .filter((i) => i < 3)
+          .map((i) => ({ ...makeResult('run_1', `res_${i}`), content: `# page ${i}` }));
+        return { data, next_cursor: start + 2 < 3 ? String(start + 2) : null };
+      },
+    };
+    const results = await readAllResults(api, 'run_1', {
+      pageSize: 2,
+      content: 'markdown',
+      keep: async (page) => {
+        events.push(`kept ${page.map((result) => result.content).join(', ')}`);
+        return page.map(({ content: _content, ...rest }) => rest);
+      },
+    });
+    expect(events).toEqual([
+      'page 0 content=markdown',
+      'kept # page 0, # page 1',
+      'page 2 content=markdown',
+      'kept # page 2',
+    ]);
+    expect(results.map((result) => result.id)).toEqual(['res_0', 'res_1', 'res_2']);
+    expect(results.some((result) => 'content' in result)).toBe(false);
+  });
+
   it('stops asking once cancelled, and rejects', async () => {
     const controller = new AbortController();
     const { api, asked } = pager(10, (n) => {

@@ -1,12 +1,28 @@
+import type { ResultContentFormat } from '@webdata/core';
 import type { Page, Result } from '../runs/run-types.js';
 
 /** The part of `client.runs` that reads a run's results a page at a time. */
 export interface ResultsPager {
   resultsPage(
     runId: string,
-    query: { cursor?: string | undefined; limit?: number | undefined },
+    query: {
+      cursor?: string | undefined;
+      limit?: number | undefined;
+      content?: ResultContentFormat | undefined;
+    },
     options?: { signal?: AbortSignal },
   ): Promise<Page<Result>>;
+}
+
+/** How {@link readAllResults} reads: each result's content too, and what it keeps of each page. */
+export interface ReadOptions {
+  /** Each result with its content in this format (`include=content`: a page holds at most 8 Mi characters). */
+  content?: ResultContentFormat | undefined;
+  /**
+   * What is kept of each page, called once a page is read and before the next is asked for: the
+   * contents put aside (written to a file), so no more than one page of them is held at a time.
+   */
+  keep?: ((page: Result[]) => Promise<Result[]>) | undefined;
 }
 
 /** Results a request asks for: the most a page of the API's results list holds. */
@@ -22,7 +38,7 @@ export const READ_PAGE_SIZE = 200;
 export async function readAllResults(
   api: ResultsPager,
   runId: string,
-  options: { signal?: AbortSignal; onPage?: (read: number) => void; pageSize?: number } = {},
+  options: { signal?: AbortSignal; onPage?: (read: number) => void; pageSize?: number } & ReadOptions = {},
 ): Promise<Result[]> {
   const results: Result[] = [];
   let cursor: string | undefined;
@@ -32,7 +48,11 @@ export async function readAllResults(
     try {
       page = await api.resultsPage(
         runId,
-        { limit: options.pageSize ?? READ_PAGE_SIZE, cursor },
+        {
+          limit: options.pageSize ?? READ_PAGE_SIZE,
+          cursor,
+          ...(options.content ? { content: options.content } : {}),
+        },
         options.signal ? { signal: options.signal } : {},
       );
     } catch (error) {
@@ -41,7 +61,9 @@ export async function readAllResults(
       throw error;
     }
     options.signal?.throwIfAborted();
-    results.push(...page.data);
+    const kept = options.keep ? await options.keep(page.data) : page.data;
+    options.signal?.throwIfAborted();
+    for (const result of kept) results.push(result);
     options.onPage?.(results.length);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
@@ -78,6 +100,7 @@ export async function readResultsWithProgress(
   progress: ProgressReporter,
   token: Cancellation,
   pageSize?: number,
+  read: ReadOptions = {},
 ): Promise<Result[]> {
   const controller = new AbortController();
   const cancel = () => controller.abort(new ReadCancelled());
@@ -86,6 +109,7 @@ export async function readResultsWithProgress(
   let reported = 0;
   try {
     return await readAllResults(api, runId, {
+      ...read,
       signal: controller.signal,
       ...(pageSize ? { pageSize } : {}),
       onPage: (read) => {

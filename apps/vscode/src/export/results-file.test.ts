@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { makeResult } from '../test-support/runs.js';
-import { formatOfFileName, resultsCsv, resultsFileName, resultsFileText } from './results-file.js';
+import {
+  formatOfFileName,
+  resultsCsv,
+  resultsFileChunks,
+  resultsFileName,
+  resultsFileText,
+} from './results-file.js';
 
 /** Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks). */
 function parseCsv(csv: string): string[][] {
@@ -202,5 +208,64 @@ describe('resultsFileName', () => {
       'extract-127.0.0.1_8080-run_2.csv',
     );
     expect(resultsFileName({ id: 'run_3', type: 'crawl', urls: [] }, 'json')).toBe('crawl-run_3.json');
+  });
+});
+
+describe('a crawl saved with its content', () => {
+  const results = [
+    makeResult('run_1', 'res_1', { url: 'https://docs.example/a', title: 'Café', data: null }),
+    makeResult('run_1', 'res_2', {
+      url: 'https://docs.example/b',
+      status: 'failed',
+      title: null,
+      data: null,
+    }),
+    makeResult('run_1', 'res_3', { url: 'https://docs.example/c', title: 'Links', data: null }),
+  ];
+  const contents: Record<string, unknown> = {
+    res_1: '# Café\n\nThe menu, "daily".\n',
+    res_3: ['https://docs.example/a', 'https://docs.example/b'],
+  };
+  const contentOf = (result: { id: string }) => contents[result.id];
+
+  it('gives each JSON and JSON Lines record a content field (null where the result has none)', () => {
+    const json = JSON.parse(resultsFileText(results, 'json', contentOf)) as {
+      id: string;
+      content: unknown;
+    }[];
+    expect(json.map((record) => record.content)).toEqual([contents.res_1, null, contents.res_3]);
+    expect(json[0]).toEqual({ ...results[0], content: contents.res_1 });
+    const lines = resultsFileText(results, 'jsonl', contentOf).trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { content: unknown }).content)).toEqual([
+      contents.res_1,
+      null,
+      contents.res_3,
+    ]);
+  });
+
+  it('gives the CSV a content column, last: the text as it is, links one a line', () => {
+    const rows = parseCsv(resultsFileText(results, 'csv', contentOf));
+    expect(rows[0]).toEqual(['url', 'status', 'title', 'error', 'content']);
+    expect(rows.slice(1).map((row) => row[4])).toEqual([
+      contents.res_1,
+      '',
+      'https://docs.example/a\nhttps://docs.example/b',
+    ]);
+  });
+
+  it('writes JSON a record at a time as JSON.stringify writes the whole array', () => {
+    const many = [
+      makeResult('run_1', 'res_1', { data: { a: [1, { b: 'x\ny' }] } }),
+      makeResult('run_1', 'res_2'),
+    ];
+    const chunks = [...resultsFileChunks(many, 'json')];
+    expect(chunks).toHaveLength(3);
+    expect(chunks.join('')).toBe(`${JSON.stringify(many, null, 2)}\n`);
+    expect([...resultsFileChunks([], 'json')].join('')).toBe(`${JSON.stringify([], null, 2)}\n`);
+  });
+
+  it('has no content field or column without contents (an extraction)', () => {
+    expect(resultsFileText(results, 'jsonl')).not.toContain('"content"');
+    expect(parseCsv(resultsFileText(results, 'csv'))[0]).toEqual(['url', 'status', 'title', 'error']);
   });
 });

@@ -46,15 +46,57 @@ export function formatOfFileName(name: string): ResultsFormat | undefined {
   return RESULTS_FORMATS.find((entry) => entry.extension === extension)?.format;
 }
 
-/** The results as the text of a file in `format`. */
-export function resultsFileText(results: readonly Result[], format: ResultsFormat): string {
+/**
+ * Each result's content, when the file carries it (a crawl's pages): looked up as each record is
+ * written, so that the contents need not all be held at once.
+ */
+export type ContentOf = (result: Result) => unknown;
+
+/** The results as the text of a file in `format` (the whole of {@link resultsFileChunks}). */
+export function resultsFileText(
+  results: readonly Result[],
+  format: ResultsFormat,
+  contentOf?: ContentOf,
+): string {
+  return [...resultsFileChunks(results, format, contentOf)].join('');
+}
+
+/**
+ * The text of a results file in `format`, a record at a time (a chunk for the
+ * start, one for each result, one for the end), to be written as it comes.
+ * With `contentOf`, each record carries the result's content: a `content`
+ * field in JSON and JSON Lines, a `content` column last in CSV (a list of
+ * links one a line, other values as JSON).
+ */
+export function* resultsFileChunks(
+  results: readonly Result[],
+  format: ResultsFormat,
+  contentOf?: ContentOf,
+): Generator<string> {
+  const record = (result: Result): Result =>
+    contentOf ? { ...result, content: contentOf(result) ?? null } : result;
   switch (format) {
-    case 'json':
-      return `${JSON.stringify(results, null, 2)}\n`;
+    case 'json': {
+      // As JSON.stringify(results, null, 2) writes it, one result at a time.
+      if (results.length === 0) {
+        yield '[]\n';
+        return;
+      }
+      let first = true;
+      for (const result of results) {
+        const text = JSON.stringify(record(result), null, 2).replaceAll('\n', '\n  ');
+        yield `${first ? '[\n' : ',\n'}  ${text}`;
+        first = false;
+      }
+      yield '\n]\n';
+      return;
+    }
     case 'jsonl':
-      return results.map((result) => `${JSON.stringify(result)}\n`).join('');
+      for (const result of results) yield `${JSON.stringify(record(result))}\n`;
+      return;
     case 'csv':
-      return resultsCsv(results);
+      yield* csvChunks(results, contentOf);
+      return;
   }
 }
 
@@ -71,29 +113,47 @@ export const CSV_FIXED_COLUMNS = ['url', 'status', 'title', 'error'] as const;
  * the page's own. Cells that a spreadsheet would run as a formula (starting
  * with `=`, `+`, `-`, `@`, a tab or a carriage return; a number keeps its
  * minus) get a leading `'`, as OWASP's advice on CSV injection has it: the
- * pages are other people's text. Written by csv-stringify.
+ * pages are other people's text. Written by csv-stringify, after a UTF-8
+ * byte-order mark (Excel reads a CSV without one in the system's code page).
  */
-export function resultsCsv(results: readonly Result[]): string {
-  const rows = results.map(csvRow);
+export function resultsCsv(results: readonly Result[], contentOf?: ContentOf): string {
+  return [...csvChunks(results, contentOf)].join('');
+}
+
+function* csvChunks(results: readonly Result[], contentOf?: ContentOf): Generator<string> {
   const columns: string[] = [...CSV_FIXED_COLUMNS];
   const seen = new Set(columns);
-  for (const row of rows) {
-    for (const column of row.keys()) {
+  for (const result of results) {
+    for (const column of csvRow(result).keys()) {
       if (!seen.has(column)) {
         seen.add(column);
         columns.push(column);
       }
     }
   }
-  return stringify([columns, ...rows.map((row) => columns.map((column) => row.get(column)))], {
-    // A UTF-8 byte-order mark: without one, Excel reads the file in the system's ANSI code page (Café as CafÃ©).
-    bom: true,
+  if (contentOf) columns.push('content');
+  const options = {
     record_delimiter: 'windows',
     // With a record delimiter given, csv-stringify quotes a lone \n or \r only when asked to.
     quote_record_delimiter: true,
     escape_formulas: true,
-    cast: { boolean: (value) => String(value) },
-  });
+    cast: { boolean: (value: boolean) => String(value) },
+  } as const;
+  // A UTF-8 byte-order mark: without one, Excel reads the file in the system's ANSI code page (Café as CafÃ©).
+  yield stringify([columns], { ...options, bom: true });
+  for (const result of results) {
+    const row = csvRow(result);
+    if (contentOf) row.set('content', contentCell(contentOf(result)));
+    yield stringify([columns.map((column) => row.get(column))], options);
+  }
+}
+
+/** A content in a CSV cell: text as it is, a list of links one a line, anything else as JSON. */
+function contentCell(content: unknown): string | undefined {
+  if (content === undefined || content === null) return undefined;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.every((item) => typeof item === 'string')) return content.join('\n');
+  return JSON.stringify(content);
 }
 
 function csvRow(result: Result): Map<string, unknown> {

@@ -498,6 +498,61 @@ export function defineExtensionSuite(): void {
       assert.ok(records.every((record) => record.run_id === run.id));
     });
 
+    test("Save Results… of a crawl carries each page's Markdown: a content field in JSON Lines, a column in CSV", async () => {
+      // The large page (~2 MB of Markdown) too: its content comes from the results list, put aside a page at a time.
+      const urls = [`${env.site}/product/kettle`, `${env.site}/large`, `${env.site}/product/lamp`];
+      const run = await client.runs.start({ type: 'crawl', urls });
+      await waitFor('the crawl to end', async () => {
+        const current = await client.runs.get(run.id);
+        return isTerminalStatus(current.status) ? current : undefined;
+      });
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const jsonlUri = vscode.Uri.joinPath(folder, `crawl-${run.id}.jsonl`);
+      const saved = await vscode.commands.executeCommand<{ count: number } | undefined>(
+        'webdata.run.saveResults',
+        run.id,
+        { format: 'jsonl', uri: jsonlUri.toString() },
+      );
+      assert.equal(saved?.count, 3);
+      const records = new TextDecoder()
+        .decode(await vscode.workspace.fs.readFile(jsonlUri))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { url: string; content?: unknown });
+      assert.deepEqual(
+        records.map((record) => record.url),
+        urls,
+      );
+      const expected = await Promise.all(
+        records.map(async (record) => {
+          const result = (await client.runs.resultsPage(run.id, { limit: 10 })).data.find(
+            (item) => item.url === record.url,
+          );
+          return (await client.runs.content(run.id, result!.id, { format: 'markdown' })).content;
+        }),
+      );
+      assert.match(String(records[0]?.content), /Handmade, shipped in two days\./);
+      assert.ok(String(records[1]?.content).length > 1_000_000, "the large page's Markdown whole");
+      assert.deepEqual(
+        records.map((record) => record.content),
+        expected,
+      );
+
+      const csvUri = vscode.Uri.joinPath(folder, `crawl-${run.id}.csv`);
+      await vscode.commands.executeCommand('webdata.run.saveResults', run.id, {
+        format: 'csv',
+        uri: csvUri.toString(),
+      });
+      // ignoreBOM: keep the byte-order mark (a TextDecoder drops it by default).
+      const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+        await vscode.workspace.fs.readFile(csvUri),
+      );
+      assert.ok(csv.startsWith('\uFEFFurl,status,title,error,content\r\n'), csv.slice(0, 80));
+      // The kettle's row: its Markdown whole in the last column, quoted as RFC 4180 says.
+      const kettle = `${urls[0]},succeeded,Enamel Kettle,,"${String(expected[0]).replaceAll('"', '""')}"\r\n`;
+      assert.ok(csv.includes(kettle), csv.slice(0, 400));
+    });
+
     test('Open All Results of many pages, answered Go to Result…, opens the pick of that run instead of tabs', async () => {
       // Eleven pages: more than Open All Results opens without asking.
       const urls = Array.from({ length: 11 }, (_, index) => `${env.site}/product/chair?copy=${index}`);

@@ -131,6 +131,22 @@ export class Results {
   }
 
   /**
+   * One page of a run's results, each with its content in `format`
+   * (`include=content`; fetched one by one from a server that ignores it).
+   */
+  pageWithContent$(
+    runId: string,
+    query: { cursor?: string | undefined; limit?: number | undefined; status?: string | undefined },
+    format: ResultContentFormat | 'default',
+  ): Observable<ResultPage & { data: ExpandedResult[] }> {
+    return this.page$(runId, {
+      ...query,
+      include: 'content',
+      format: format === 'default' ? undefined : format,
+    }).pipe(mergeMap((page) => this.#fillContent$(runId, page, format)));
+  }
+
+  /**
    * Fetches, four at a time, the content of results a server sent without it
    * (one that ignores `include=content`). A result with no content in the
    * format gets null: one missing format does not end the listing.
@@ -139,9 +155,9 @@ export class Results {
     runId: string,
     page: ResultPage,
     format: ResultContentFormat | 'default',
-  ): Observable<{ data: ExpandedResult[]; next_cursor?: string | null | undefined }> {
+  ): Observable<ResultPage & { data: ExpandedResult[] }> {
     const lacking = page.data.filter((result) => !('content' in result));
-    if (lacking.length === 0) return of(page as { data: ExpandedResult[] });
+    if (lacking.length === 0) return of(page as ResultPage & { data: ExpandedResult[] });
     const filled = new Map<string, ContentValue | null>();
     return from(lacking).pipe(
       mergeMap(

@@ -298,6 +298,8 @@ export class Runs {
    * @example
    * ```ts
    * const { data, next_cursor } = await client.runs.resultsPage(id, { limit: 20, status: 'failed' });
+   * // Each result with its Markdown (`include=content`): such a page holds at most 8 Mi characters of it.
+   * const withContent = await client.runs.resultsPage(id, { limit: 200, content: 'markdown' });
    * ```
    */
   resultsPage(
@@ -306,10 +308,14 @@ export class Runs {
       cursor?: string | undefined;
       limit?: number | undefined;
       status?: 'succeeded' | 'failed' | undefined;
+      /** Carry each result's content in this format, as {@link results} does (`'default'`: the run's first). */
+      content?: ResultContentFormat | 'default' | undefined;
     } = {},
     options: CallOptions = {},
   ): Promise<ResultPage> {
-    return lastValueAbortable(this.#results.page$(runId, query), options.signal);
+    const { content, ...rest } = query;
+    if (content === undefined) return lastValueAbortable(this.#results.page$(runId, rest), options.signal);
+    return lastValueAbortable(this.#results.pageWithContent$(runId, rest, content), options.signal);
   }
 
   /**
