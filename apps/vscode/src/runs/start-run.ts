@@ -1,8 +1,8 @@
 import type { Runs } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { Services } from '../services.js';
-import { resultFailure } from '../tree/describe-run.js';
 import { showError } from '../ui/show-error.js';
+import { firstFailure } from './first-failure.js';
 import { followRun } from './follow-run.js';
 import { runEndSummary } from './run-summary.js';
 import type { Run } from './run-types.js';
@@ -46,7 +46,7 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
   const SHOW = 'Show in Runs';
   const RETRY = 'Retry';
   let chosen: string | undefined;
-  const summary = runEndSummary(run, what, await firstFailure(services, run));
+  const summary = runEndSummary(run, what, await firstFailureOf(services, run));
   services.log.info(summary);
   const openable = (run.stats?.succeeded ?? 0) > 0;
   if (run.status === 'completed' || run.status === 'incomplete') {
@@ -70,12 +70,10 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
   }
 }
 
-/** Why the run's first failed page failed (one small request), when a page failed. */
-async function firstFailure(services: Services, run: Run): Promise<string | undefined> {
-  if ((run.stats?.failed ?? 0) === 0) return undefined;
+/** Why the run's first failed page, in the order of its URLs, failed; logged, not shown, when that cannot be read. */
+async function firstFailureOf(services: Services, run: Run): Promise<string | undefined> {
   try {
-    const page = await services.connection.client().runs.resultsPage(run.id, { status: 'failed', limit: 1 });
-    return page.data[0] ? resultFailure(page.data[0]) : undefined;
+    return await firstFailure(services.connection.client().runs, run);
   } catch (error) {
     services.log.error(`could not read the failed pages of run ${run.id}`, error);
     return undefined;
