@@ -1,6 +1,6 @@
+import { inInputOrder } from '@webdata/core';
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
-import { inInputOrder } from '../runs/input-order.js';
 import type { Command } from '../services.js';
 import { countOf } from '../text/count-of.js';
 import { runLabel } from '../tree/describe-run.js';

@@ -1,6 +1,6 @@
+import { inInputOrder } from '@webdata/core';
 import * as vscode from 'vscode';
 import { openResult } from '../documents/open-result.js';
-import { inInputOrder } from '../runs/input-order.js';
 import { manyResultsQuestion } from '../runs/run-summary.js';
 import type { Result } from '../runs/run-types.js';
 import type { Command } from '../services.js';

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inInputOrder } from '@webdata/core';
 import * as vscode from 'vscode';
 import { formatForRun } from '../documents/result-format.js';
 import { ContentSpill } from '../export/content-spill.js';
@@ -12,7 +13,6 @@ import {
   resultsFileChunks,
   resultsFileName,
 } from '../export/results-file.js';
-import { inInputOrder } from '../runs/input-order.js';
 import { progressText } from '../runs/run-summary.js';
 import type { Result, Run } from '../runs/run-types.js';
 import type { Command, Services } from '../services.js';

@@ -1,5 +1,5 @@
+import { inInputOrder } from '@webdata/core';
 import { mergeMap, type Observable } from 'rxjs';
-import { inInputOrder } from '../runs/input-order.js';
 import type { Result } from '../runs/run-types.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import {

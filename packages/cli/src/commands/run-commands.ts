@@ -4,6 +4,7 @@ import {
   collectRun,
   type DeepCrawlRequest,
   type ExtractRequest,
+  inInputOrder,
   type ResultContentFormat,
   type RunEvent,
   type RunOptions,
@@ -11,7 +12,6 @@ import {
 import { type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
-import { inInputOrder } from '../input-order.js';
 import { CliInterrupted } from '../interrupted.js';
 import { urlsFrom } from '../io.js';
 import { printResults, runSummary } from '../print.js';

@@ -1,8 +1,13 @@
 import { LIMITS } from '@webdata/contract';
-import { collectRun, type ResultContentFormat, type RunStatus, type RunType } from '@webdata/core';
+import {
+  collectRun,
+  inInputOrder,
+  type ResultContentFormat,
+  type RunStatus,
+  type RunType,
+} from '@webdata/core';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
-import { inInputOrder } from '../input-order.js';
 import { CliInterrupted } from '../interrupted.js';
 import { firstItems } from '../paging.js';
 import { printResults, printRun, runSummary } from '../print.js';

@@ -1,10 +1,11 @@
 /**
  * Results in the order their URLs were given (the run's `urls`), not the
  * order the service lists them in, which is the order pages finished: an
- * extraction over `a b c` lists `a b c`, as the CLI prints it. The contract
- * gives a result no input position, but a result's `url` is the URL as given
- * and the run keeps its `urls`. Pages a crawl found by following links come
- * after the given ones, in the service's order (a stable sort).
+ * extraction over `a b c` lists `a b c`, as the CLI and the VS Code extension
+ * show them. The contract gives a result no input position, but a result's
+ * `url` is the URL as given and the run keeps its `urls`. Pages a crawl found
+ * by following links come after the given ones, in the service's order (a
+ * stable sort).
  *
  * @example
  * ```ts
