@@ -196,6 +196,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
       1,
       32,
     ),
+    screenshotMemoryLimitMb: integer(
+      'WEBDATA_SCREENSHOT_MEMORY_MB',
+      env.WEBDATA_SCREENSHOT_MEMORY_MB,
+      64,
+      1_048_576,
+    ),
     logLevel: logLevel(env.WEBDATA_LOG_LEVEL),
     llm,
     embeddings,

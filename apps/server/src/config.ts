@@ -85,6 +85,11 @@ export interface ServerConfig {
   /** Screenshots: Chromium executable (found automatically when unset) and pages rendered at once. */
   chromiumPath?: string | undefined;
   screenshotConcurrency: number;
+  /**
+   * Resident memory one of Chromium's renderers may use, in MB; a renderer past it is stopped and
+   * its page's screenshot fails `too_large` (Linux only: read from `/proc`).
+   */
+  screenshotMemoryLimitMb: number;
   /** Optional model-backed extraction. */
   llm?: LlmSettings | undefined;
   /**
@@ -136,6 +141,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     signedUrlTtlSeconds: LIMITS.signedUrlTtlSeconds,
     schemaBudgetMs: 5000,
     screenshotConcurrency: 2,
+    screenshotMemoryLimitMb: 1024,
     logLevel: 'info',
     validateResponses: false,
     ...overrides,

@@ -18,7 +18,7 @@ export const PAGE_ERROR_CODES = {
   fetch_failed: 'the host could not be resolved or reached, the connection broke, or the browser crashed',
   timeout: 'fetching the page (or rendering its screenshot) took longer than its time limit',
   too_large:
-    'the body is over the download limit, or too large to convert within the memory limit of a converter thread',
+    'the body is over the download limit, or too large to convert within the memory limit of a converter thread, or (a screenshot) the page used more memory in the browser than its limit',
   too_many_redirects: 'more redirects than the limit',
   http_error: 'the final answer was not 2xx; `http_status` has it',
   unsupported_content: 'a content type that is not read (or, for a screenshot, not a rendered page)',

@@ -77,6 +77,12 @@ async function startFixture() {
       }
       case '/hang':
         return; // never answers
+      case '/hog':
+        // Fills 1.5 GB of ArrayBuffers (memory V8's heap limit does not count), then never yields:
+        // the page never loads, and its renderer holds all of it until stopped.
+        return html(`<script>const held = [];
+          for (let i = 0; i < 96; i++) held.push(new Uint8Array(16 << 20).fill(i + 1));
+          for (;;) {}</script>`);
       case '/popups':
         // Opens three copies of itself (window.open, with noopener, and a link aimed at a new
         // window): left open, each opens three more.
@@ -376,6 +382,39 @@ describe('ScreenshotService with the real Chromium', () => {
 async function eventually(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
 }
+
+describe('ScreenshotService memory limit of a renderer', () => {
+  let site: Fixture;
+  let service: ScreenshotService;
+
+  beforeAll(async () => {
+    site = await startFixture();
+    service = new ScreenshotService(
+      defaultConfig({
+        screenshotConcurrency: 2,
+        pageTimeoutMs: 20_000,
+        allowPrivateNetworks: true,
+        screenshotMemoryLimitMb: 400,
+      }),
+      { networkIdleTimeoutMs: 600 },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await site?.close();
+  });
+
+  it('stops the renderer of a page past the limit: that capture fails too_large, the next one renders', async () => {
+    const error = await captureError(service.capture(site.url('/hog'), { runKey: 'run-hog' }));
+    expect(error.code).toBe('too_large');
+    expect(error.message).toMatch(/more than 400 MB of memory/);
+    expect(service.memoryGuard.stoppedRenderers).toBeGreaterThanOrEqual(1);
+    expect(service.launches).toBe(1); // the browser carried on
+    const png = await service.capture(site.url('/page'), { runKey: 'run-hog' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+  });
+});
 
 describe('ScreenshotService browser context per crawl run', () => {
   let site: Fixture;

@@ -13,13 +13,19 @@ import { locateChromium } from './chromium-locator.js';
 import { evaluateFollowingNavigations } from './follow-navigation.js';
 import { type GuardedProxy, REFUSAL_HEADER, startGuardedProxy } from './guarded-proxy.js';
 import { type NetworkQuiet, trackNetwork } from './network-quiet.js';
+import { type ReadResidentBytes, RendererMemoryGuard } from './renderer-memory-guard.js';
 import { Semaphore } from './semaphore.js';
 import type { ScreenshotServiceLike } from './types.js';
 
 /** The settings of {@link ServerConfig} the screenshot service reads. */
 export type ScreenshotConfig = Pick<
   ServerConfig,
-  'chromiumPath' | 'screenshotConcurrency' | 'pageTimeoutMs' | 'allowPrivateNetworks' | 'userAgent'
+  | 'chromiumPath'
+  | 'screenshotConcurrency'
+  | 'screenshotMemoryLimitMb'
+  | 'pageTimeoutMs'
+  | 'allowPrivateNetworks'
+  | 'userAgent'
 >;
 
 /** Tuning and test hooks; the defaults suit production. */
@@ -48,6 +54,8 @@ export interface ScreenshotServiceOptions {
    * crawl, short beside a run's life.
    */
   runContextIdleMs?: number;
+  /** Reader of a renderer's resident memory (default from `/proc`); tests make a page look large. */
+  readResident?: ReadResidentBytes;
 }
 
 /** Options of one {@link ScreenshotService.capture}. */
@@ -189,6 +197,10 @@ export class ScreenshotService implements ScreenshotServiceLike {
   private readonly networkQuietMs: number;
   private readonly relaunchBackoffMs: number;
   private readonly measureScript: string;
+  /** Stops a renderer past `screenshotMemoryLimitMb` while captures are in flight. */
+  readonly memoryGuard: RendererMemoryGuard;
+  /** The browser's own DevTools session (its process list), opened on the guard's first look. */
+  private browserDevtools: { browser: Browser; session: Promise<CDPSession> } | undefined;
   /** Each tab's DevTools session, opened on its first screenshot and kept while the tab lives. */
   private readonly devtools = new WeakMap<Page, Promise<CDPSession>>();
   private browser: Browser | undefined;
@@ -209,6 +221,24 @@ export class ScreenshotService implements ScreenshotServiceLike {
     this.relaunchBackoffMs = options.relaunchBackoffMs ?? 30_000;
     this.runContextIdleMs = options.runContextIdleMs ?? 5000;
     this.measureScript = measurePage(this.networkIdleTimeoutMs);
+    this.memoryGuard = new RendererMemoryGuard({
+      limitBytes: config.screenshotMemoryLimitMb * 1024 * 1024,
+      listProcesses: () => this.browserProcesses(),
+      readResident: options.readResident,
+    });
+  }
+
+  /** The running browser's processes (none while no browser is up). */
+  private async browserProcesses(): Promise<{ type: string; id: number }[]> {
+    const browser = this.browser;
+    if (!browser?.isConnected()) return [];
+    if (this.browserDevtools?.browser !== browser) {
+      const session = browser.newBrowserCDPSession();
+      session.catch(() => undefined);
+      this.browserDevtools = { browser, session };
+    }
+    const session = await this.browserDevtools.session;
+    return (await session.send('SystemInfo.getProcessInfo')).processInfo;
   }
 
   /** The tab's DevTools session (one per tab, reused by the tab's next captures). */
@@ -285,6 +315,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
         throw cancelled();
       }
       this.stepMs.slot += performance.now() - waitedFrom;
+      this.memoryGuard.enter();
       try {
         try {
           return await this.captureOnce(url, signal, timeoutMs, capturing);
@@ -295,6 +326,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
           });
         }
       } finally {
+        this.memoryGuard.leave();
         release();
       }
     } finally {
@@ -360,6 +392,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
   /** Closes the browser and removes its temporary folder. Captures after this fail. */
   async close(): Promise<void> {
     this.closed = true;
+    this.memoryGuard.stop();
     await Promise.all([...this.runContexts.values()].map((context) => context.close()));
     const launching = this.launching;
     if (launching) await launching.catch(() => undefined);
@@ -387,6 +420,11 @@ export class ScreenshotService implements ScreenshotServiceLike {
     let timedOut = false;
     let aborted = false;
     let reusable = false;
+    let crashed = false;
+    const onCrash = () => {
+      crashed = true;
+    };
+    const stopsBefore = this.memoryGuard.stoppedRenderers;
     // Closing the tab makes its pending Playwright calls reject, which is how the deadline and
     // the signal stop a stuck page (the context is the run's and stays open for its other
     // captures); every step also races `stopped` because a call caught mid-way (a context or
@@ -433,6 +471,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
       );
       ({ tab, context } = await step(taking, 'tab'));
       tab.setDefaultTimeout(timeoutMs);
+      tab.on('crash', onCrash);
       network = trackNetwork(tab);
       const response = await step(tab.goto(url, { waitUntil: 'load', timeout: remaining() }), 'load');
       const refusal = response?.headers()[REFUSAL_HEADER];
@@ -491,6 +530,12 @@ export class ScreenshotService implements ScreenshotServiceLike {
     } catch (error) {
       reusable &&= !timedOut && !aborted;
       if (aborted) throw cancelled();
+      if (crashed && this.memoryGuard.stoppedRenderers > stopsBefore) {
+        throw new PageError(
+          'too_large',
+          `the page used more than ${this.config.screenshotMemoryLimitMb} MB of memory in the browser (WEBDATA_SCREENSHOT_MEMORY_MB), so its renderer was stopped`,
+        );
+      }
       if (timedOut || (error instanceof Error && error.name === 'TimeoutError')) {
         throw new PageError('timeout', `the page did not render within ${timeoutMs} ms`);
       }
@@ -510,6 +555,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      tab?.off('crash', onCrash);
       network?.stop();
       // A tab whose capture ended cleanly serves the run's next capture; any other is closed
       // (a wedged close must not hold the rendering slot forever: giveBack waits 5 s at most).
