@@ -32,6 +32,7 @@ export default defineConfig({
                 include: [
                   'test/runs.test.ts',
                   'test/errors.test.ts',
+                  'test/owner-share.test.ts',
                   'test/deep-crawl.test.ts',
                   'test/search-api.test.ts',
                   'test/documents-api.test.ts',

@@ -1,3 +1,4 @@
+import { RUN_PARAMS } from '@webdata/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { itemOutcome, queuedCrawlRun } from '../store/item-outcome.test-support.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -206,5 +207,84 @@ describe('WorkerPool', () => {
     expect(claims.mock.calls[0]![1]).toBe(2);
     expect(pool.waiting).toBe(0);
     expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ running: 2, queued: 2 });
+  });
+
+  it('without a reserve, claims a lone free slot when no second one frees soon', async () => {
+    store = new SqliteStore(':memory:');
+    await queuedCrawlRun(store, OWNER, 9);
+    const finishers: (() => void)[] = [];
+    const processed: string[] = [];
+    const process = (item: ClaimedItem, signal: AbortSignal) =>
+      new Promise<ItemOutcome>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason));
+        processed.push(item.url);
+        finishers.push(() => resolve(itemOutcome()));
+      });
+    // Eight slots: a claim waits for two to free, which slow pages ending apart would never give it.
+    pool = new WorkerPool(store, process, {
+      workerId: 'w',
+      concurrency: 8,
+      leaseMs: 60_000,
+      idlePollMs: 60_000,
+    });
+    pool.start();
+    await vi.waitFor(() => expect(processed).toHaveLength(8));
+    finishers[0]!();
+    await vi.waitFor(() => expect(processed).toHaveLength(9));
+  });
+
+  describe.each([
+    ['with a reserve (the embedded store)', 2],
+    ['without a reserve (a shared queue)', 0],
+  ])('owners share the slots %s', (_name, reserve) => {
+    it("gives a slot that frees to another key's page, then that key's next page, ahead of the first key's", async () => {
+      store = new SqliteStore(':memory:');
+      await queuedCrawlRun(store, 'own_slow', 8);
+      const finishers = new Map<string, () => void>();
+      const processed: string[] = [];
+      const process = (item: ClaimedItem, signal: AbortSignal) =>
+        new Promise<ItemOutcome>((resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason));
+          const name = `${item.owner === 'own_slow' ? 'slow' : 'quick'}:${item.url.slice(-1)}`;
+          processed.push(name);
+          // The other key's first page links to its second.
+          const discovered =
+            name === 'quick:0'
+              ? [{ url: 'https://s.example/1', key: 'q1', depth: 1, parentUrl: item.url }]
+              : [];
+          finishers.set(name, () => resolve(itemOutcome('succeeded', { discovered, itemLimit: 100 })));
+          if (item.owner !== 'own_slow') finishers.get(name)!();
+        });
+      pool = new WorkerPool(store, process, {
+        workerId: 'w',
+        concurrency: 2,
+        reserve,
+        leaseMs: 60_000,
+        idlePollMs: 60_000,
+        commitDelayMs: 0,
+      });
+      pool.start();
+      // The slow key holds both slots (and, with one, the reserve).
+      await vi.waitFor(() => expect([processed.length, pool!.waiting]).toEqual([2, reserve]));
+      expect(processed).toEqual(['slow:0', 'slow:1']);
+      const quick = await store.createRun({
+        owner: 'own_quick',
+        type: 'crawl',
+        urls: ['https://s.example/0'],
+        params: RUN_PARAMS.crawl.parse({ limit: 100 }),
+        items: [{ url: 'https://s.example/0', key: 'q0', depth: 0 }],
+      });
+      pool.poke();
+      // With a reserve, the new key's page is claimed at once (beyond the full reserve).
+      if (reserve > 0) await vi.waitFor(() => expect(pool!.waiting).toBe(reserve + 1));
+      // One slow page ends: its slot is the other key's, and then so is the slot of that key's page.
+      finishers.get('slow:0')!();
+      await vi.waitFor(async () =>
+        expect((await store.getRun('own_quick', quick.run.run.id))!.run.status).toBe('completed'),
+      );
+      // Alone again, the slow key takes the slot back.
+      await vi.waitFor(() => expect(processed).toHaveLength(5));
+      expect(processed).toEqual(['slow:0', 'slow:1', 'quick:0', 'quick:1', 'slow:2']);
+    });
   });
 });

@@ -77,6 +77,14 @@ export class WorkerPool {
   private woken = false;
   /** The last claim found fewer items than it asked for: what finished pages discover is the next work. */
   private starved = false;
+  /**
+   * An owner may be short of its share: a run was created (maybe another owner's), or an item
+   * finished whose owner holds fewer items here than another owner does (its freed slot may be
+   * for its next page). The next claim comes at the first free slot, or, with a reserve, at once.
+   */
+  private short = false;
+  /** The last wait for a second free slot ran out, nothing having changed: a lone free slot is claimed too. */
+  private quiet = false;
   /** Finished items whose outcome waits for its transaction. */
   private committing = 0;
   /** Writes finished items' outcomes several to a transaction. */
@@ -99,8 +107,9 @@ export class WorkerPool {
     this.loop = this.run();
   }
 
-  /** There may be new work: look now rather than at the next idle poll. */
+  /** There may be new work (a run created): look now rather than at the next idle poll. */
   poke(): void {
+    this.short = true;
     this.signal(true);
   }
 
@@ -185,18 +194,33 @@ export class WorkerPool {
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.fill();
+      // An owner short of its share claims first: the slot that freed is for what that claim finds, not
+      // for the reserve's next item of an owner holding more.
+      if (!this.short || this.starved) this.fill();
       // A claim is a write transaction of its own: it is due when half the reserve is used, and takes
       // enough to fill the free slots and the reserve again. After a claim that found too little, only
       // a change (a page finished or written, new work announced) or the idle poll brings the next one.
       // Without a reserve, slots are filled a few at a time (a quarter of the pool per claim), except when
       // nothing is in flight (a new run, the end of a crawl).
-      const want = this.options.concurrency - this.processing + this.reserve - this.ready.length;
-      const due =
+      // When an owner may be short of its share (see `short`), a claim is due at one free slot, and with
+      // a reserve at once (one item more than the reserve when it is full): the claim gives the owners
+      // holding the fewest items theirs first, and `fill` starts them at the next free slot, ahead of
+      // the reserve's items of an owner holding more.
+      let want = this.options.concurrency - this.processing + this.reserve - this.ready.length;
+      // A lone free slot waits for a second (a claim per page is a transaction per page) only for
+      // LONE_SLOT_WAIT_MS: pages that end at different times (slow ones, one of which started late) would
+      // leave it empty for a whole page's time.
+      let due =
         this.reserve > 0
           ? this.ready.length <= this.reserve / 2
-          : want >= this.claimAtLeast || (this.processing === 0 && want > 0);
+          : want >= this.claimAtLeast || ((this.processing === 0 || this.quiet) && want > 0);
+      this.quiet = false;
+      if (this.short && (this.reserve > 0 || want > 0)) {
+        due = true;
+        want = Math.max(want, 1);
+      }
       if (!this.starved && due && want > 0) {
+        this.short = false;
         let claimed: ClaimedItem[] = [];
         try {
           claimed = await this.store.claimItems(this.options.workerId, want, this.options.leaseMs);
@@ -211,18 +235,25 @@ export class WorkerPool {
         if (this.starved) this.writer.flushSoon();
         if (!this.starved) continue;
       }
-      await this.idle();
+      this.fill();
+      await this.idle(this.reserve === 0 && !this.starved && !due && want > 0);
     }
   }
 
-  /** Waits for a change or the idle poll (which looks for work written by other processes). */
-  private async idle(): Promise<void> {
+  /**
+   * Waits for a change or the idle poll (which looks for work written by other processes), or with
+   * `lone` (a free slot waiting for a second) for LONE_SLOT_WAIT_MS, after which the slot is claimed.
+   */
+  private async idle(lone = false): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return;
     }
     const polled = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(true), this.options.idlePollMs);
+      const timer = setTimeout(
+        () => resolve(true),
+        lone ? Math.min(LONE_SLOT_WAIT_MS, this.options.idlePollMs) : this.options.idlePollMs,
+      );
       this.wake = () => {
         clearTimeout(timer);
         resolve(false);
@@ -230,16 +261,54 @@ export class WorkerPool {
     });
     this.wake = null;
     this.woken = false;
-    if (polled) this.starved = false;
+    if (polled) {
+      if (!lone) this.starved = false;
+      this.quiet = true;
+    }
   }
 
-  /** Starts claimed items in the free slots; drops those whose lease was lost meanwhile. */
+  /**
+   * Starts claimed items in the free slots, each the oldest waiting item of the owner with the fewest
+   * items in slots (owners share the slots); drops those whose lease was lost meanwhile.
+   */
   private fill(): void {
     while (this.running && this.processing < this.options.concurrency && this.ready.length > 0) {
-      const held = this.ready.shift()!;
+      const held = this.ready.splice(this.nextReady(), 1)[0]!;
       if (held.controller.signal.aborted) clearInterval(held.renew);
       else this.begin(held);
     }
+  }
+
+  /** Index in `ready` of the oldest item of the owner with the fewest items in slots. */
+  private nextReady(): number {
+    const inSlots = new Map<string, number>();
+    for (const active of this.active.values()) {
+      inSlots.set(active.item.owner, (inSlots.get(active.item.owner) ?? 0) + 1);
+    }
+    let best = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < this.ready.length && fewest > 0; i += 1) {
+      const count = inSlots.get(this.ready[i]!.item.owner) ?? 0;
+      if (count < fewest) {
+        best = i;
+        fewest = count;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * `owner` holds fewer items here (in a slot or waiting for one; `finishing` of them not counted)
+   * than another owner does.
+   */
+  private shortOfOthers(owner: string, finishing = 0): boolean {
+    const counts = new Map<string, number>();
+    for (const { item } of [...this.active.values(), ...this.ready]) {
+      counts.set(item.owner, (counts.get(item.owner) ?? 0) + 1);
+    }
+    const own = (counts.get(owner) ?? 0) - finishing;
+    for (const [other, count] of counts) if (other !== owner && count > own) return true;
+    return false;
   }
 
   /** Starts the heartbeat of a claimed item: a lease found lost (cancelled, deleted, reaped) stops it at once. */
@@ -262,8 +331,12 @@ export class WorkerPool {
    */
   private async complete(item: ClaimedItem, outcome: ItemOutcome, signal: AbortSignal): Promise<void> {
     const deadline = Date.now() + this.options.leaseMs;
+    // An owner holding fewer items here than another keeps this slot until the write is done: the
+    // links it writes may be that owner's next pages, and the reserve's items of the other owner would
+    // take the slot meanwhile.
+    const keep = this.shortOfOthers(item.owner, 1);
     for (;;) {
-      this.committing += 1;
+      if (!keep) this.committing += 1;
       try {
         const written = this.writer.complete(item, outcome);
         // No other item could join the batch (all in flight wait for a write), or the queue had no
@@ -271,14 +344,14 @@ export class WorkerPool {
         if (this.processing === 0) void this.writer.flush();
         else if (this.starved) this.writer.flushSoon();
         // Its slot is free: the next claimed item starts.
-        this.signal();
+        if (!keep) this.signal();
         await written;
         return;
       } catch (error) {
         if (!isUnavailable(error) || Date.now() > deadline || signal.aborted) throw error;
         await sleep(COMPLETE_RETRY_MS);
       } finally {
-        this.committing -= 1;
+        if (!keep) this.committing -= 1;
       }
     }
   }
@@ -309,6 +382,9 @@ export class WorkerPool {
       } finally {
         clearInterval(renew);
         this.active.delete(item.itemId);
+        // Its owner holds fewer items here than another: its next pages (maybe this one's links) are due
+        // in the slot it freed, not after the other owner's.
+        if (this.shortOfOthers(item.owner)) this.short = true;
         this.options.onRunChanged?.(item.runId);
         // Written (or given up): the links it discovered are in the queue now.
         this.signal(true);
@@ -317,6 +393,9 @@ export class WorkerPool {
     this.active.set(item.itemId, active);
   }
 }
+
+/** Longest a lone free slot waits for a second before it is claimed alone (no reserve). */
+const LONE_SLOT_WAIT_MS = 2 * COMMIT_DELAY_MS;
 
 /** Pause between tries of a result write while the store is away. */
 const COMPLETE_RETRY_MS = 500;

@@ -12,39 +12,61 @@ export interface ClaimTurn {
 
 /**
  * The order in which one claim of `count` items visits the active runs, and each run's share of
- * the first pass: owners take turns (the `rotation`-th owner first, owners ordered by their
- * oldest run), and each owner's runs take turns among that owner's (its `rotation`-th run first).
- * The order is by rank: every owner's first run, then every owner's second, and so on. An owner's
- * share of the first pass is `count / owners`, split between its runs (at least one item each).
+ * the first pass. Owners come fewest held items first (`held`: the items each owner has leased
+ * now, store-wide, in a slot or in a worker's reserve), then by turns (the `rotation`-th owner
+ * first, owners ordered by their oldest run); each owner's runs take turns among that owner's
+ * (its `rotation`-th run first). The order is by rank: every owner's first run, then every
+ * owner's second, and so on.
+ *
+ * The first pass fills owners up toward an equal number held: each of the `count` items goes to
+ * the owner holding the fewest counting what this claim gave it, so an owner at or above the
+ * others' level gets none while one below it has work (its share is 0), and an owner alone gets
+ * them all. An owner's share is split between its runs (at least one item each when it has a
+ * share). A second pass (the stores') hands what owners with less work left open to any run, in
+ * this order: the claim is work-conserving.
  *
  * Slots used to be shared between runs: a key with 20 runs then took 20 of every 21 freed slots
- * from a key with one. Both stores claim in this order (the PostgreSQL store in SQL).
+ * from a key with one. Then between owners claim by claim: a key whose slow pages held every slot
+ * got one of every two slots that freed while another key waited with none. Both stores claim in
+ * this order (the PostgreSQL store in SQL).
  *
  * @param runs The active runs oldest first (by creation).
  * @param rotation A number that grows by one with each claim.
+ * @param held Items leased now by owner; an owner missing holds none.
  */
-export function claimOrder(runs: readonly ClaimableRun[], count: number, rotation: number): ClaimTurn[] {
+export function claimOrder(
+  runs: readonly ClaimableRun[],
+  count: number,
+  rotation: number,
+  held: ReadonlyMap<string, number> = new Map(),
+): ClaimTurn[] {
   const byOwner = new Map<string, string[]>();
   for (const run of runs) {
     const owned = byOwner.get(run.owner);
     if (owned) owned.push(run.id);
     else byOwner.set(run.owner, [run.id]);
   }
-  const owners = [...byOwner.values()];
+  const owners = [...byOwner].map(([owner, ids]) => ({ ids, level: held.get(owner) ?? 0, share: 0 }));
   if (owners.length === 0) return [];
-  const ownerQuota = Math.ceil(count / owners.length);
   const first = rotation % owners.length;
-  const rotated = [...owners.slice(first), ...owners.slice(0, first)].map((ids) => {
-    const start = rotation % ids.length;
+  // Fewest held first; among equals, the rotation's order (a stable sort keeps it).
+  const rotated = [...owners.slice(first), ...owners.slice(0, first)].sort((a, b) => a.level - b.level);
+  for (let given = 0; given < count; given += 1) {
+    let lowest = rotated[0]!;
+    for (const owner of rotated) if (owner.level + owner.share < lowest.level + lowest.share) lowest = owner;
+    lowest.share += 1;
+  }
+  const turns = rotated.map((owner) => {
+    const start = rotation % owner.ids.length;
     return {
-      ids: [...ids.slice(start), ...ids.slice(0, start)],
-      share: Math.max(1, Math.ceil(ownerQuota / ids.length)),
+      ids: [...owner.ids.slice(start), ...owner.ids.slice(0, start)],
+      share: owner.share === 0 ? 0 : Math.max(1, Math.ceil(owner.share / owner.ids.length)),
     };
   });
   const order: ClaimTurn[] = [];
-  const deepest = Math.max(...rotated.map((owner) => owner.ids.length));
+  const deepest = Math.max(...turns.map((owner) => owner.ids.length));
   for (let rank = 0; rank < deepest; rank += 1) {
-    for (const owner of rotated) {
+    for (const owner of turns) {
       const id = owner.ids[rank];
       if (id !== undefined) order.push({ id, share: owner.share });
     }

@@ -386,6 +386,25 @@ describe.each(stores)('%s claim order', (name, makeStore) => {
     expect(mine.size).toBe([...claims, ...two].filter((item) => item.owner === 'own_many').length);
     expect(many).toHaveLength(20);
   });
+
+  it('gives the items first to the owners holding the fewest: slots one key holds go to another as they free', async () => {
+    store = await makeStore();
+    await crawlRun(
+      Array.from({ length: 12 }, (_, i) => `https://slow.example/${i}`),
+      'own_slow',
+    );
+    // The slow key holds every slot (and a reserve).
+    expect(await store.claimItems('w', 8, 60_000)).toHaveLength(8);
+    const quick = await crawlRun(['https://quick.example/0', 'https://quick.example/1'], 'own_quick');
+    // Two slots free, one at a time: both go to the key holding none, whatever the turn. Before, the
+    // keys took turns claim by claim and the slow key got one of them.
+    const freed = [...(await store.claimItems('w', 1, 60_000)), ...(await store.claimItems('w', 1, 60_000))];
+    expect(freed.map((item) => item.runId)).toEqual([quick, quick]);
+    // Work-conserving: with nothing of the other key queued, the slow key takes what is left.
+    expect((await store.claimItems('w', 8, 60_000)).map((item) => item.owner)).toEqual(
+      Array(4).fill('own_slow'),
+    );
+  });
 });
 
 describe.each(stores)('%s active runs per owner', (name, makeStore) => {

@@ -519,13 +519,22 @@ export class PostgresStore implements Store {
     if (count <= 0) return [];
     return this.tx(async (client, atCommit) => {
       const { rows: active } = await client.query<{ id: string; owner: string }>(
-        `SELECT id, owner FROM runs WHERE status IN (${literals(ACTIVE_RUN_STATUSES)}) ORDER BY seq`,
+        `SELECT id, owner FROM runs r WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})
+           AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ${literals([WAITING_ITEM_STATUS])})
+           ORDER BY seq`,
       );
       if (active.length === 0) return [];
-      // Owners take turns, then each owner's runs (claimOrder, as the SQLite store claims), starting from
-      // this process's next turn: a big crawl, or a key with many runs, cannot take every freed slot. A
-      // first pass gives each run its share; a second fills what runs with less work left open.
-      const order = claimOrder(active, count, this.claimRotation++);
+      // Items leased now by owner, every process's: the owners holding the fewest come first.
+      const { rows: heldRows } = await client.query<{ owner: string; held: number }>(
+        `SELECT r.owner, count(*)::int AS held FROM items i JOIN runs r ON r.id = i.run_id
+           WHERE i.status = ${literals([LEASED_ITEM_STATUS])} GROUP BY r.owner`,
+      );
+      const held = new Map(heldRows.map((row) => [row.owner, row.held]));
+      // Owners holding the fewest leased items first, else in turns, then each owner's runs (claimOrder,
+      // as the SQLite store claims), starting from this process's next turn: a big crawl, a key with many
+      // runs, or a key whose slow pages hold the slots, cannot take every freed slot. A first pass gives
+      // each run its share; a second fills what runs with less work left open.
+      const order = claimOrder(active, count, this.claimRotation++, held);
       const ids = order.map((turn) => turn.id);
       const claimed: ClaimedRow[] = [];
       for (const pass of ['share', 'fill'] as const) {

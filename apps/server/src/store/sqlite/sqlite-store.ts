@@ -532,10 +532,12 @@ export class SqliteStore implements Store {
 
   /**
    * Up to `count` queued item ids, shared out between the owners of active
-   * runs in turn, then between each owner's runs in turn (oldest items first
-   * within a run): one big crawl does not hold back the runs created after
-   * it, and a key with many runs does not hold back another key's one (see
-   * `claimOrder`, which the PostgreSQL store's claim follows too).
+   * runs (those holding the fewest leased items first, else in turn), then
+   * between each owner's runs in turn (oldest items first within a run): one
+   * big crawl does not hold back the runs created after it, a key with many
+   * runs does not hold back another key's one, and a key whose slow pages
+   * hold the slots gets none of those that free while another key's work
+   * waits (see `claimOrder`, which the PostgreSQL store's claim follows too).
    */
   private pickQueued(count: number): string[] {
     // Only active runs with queued items, in one statement: a claim comes after every finished item, and
@@ -545,7 +547,7 @@ export class SqliteStore implements Store {
          AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ?) ORDER BY seq`,
     ).all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS);
     if (active.length === 0) return [];
-    const order = claimOrder(active, count, this.claimRotation++);
+    const order = claimOrder(active, count, this.claimRotation++, this.heldByOwner());
     const next = this.sql<[string, string, number], { id: string }>(
       'SELECT id FROM items WHERE run_id = ? AND status = ? ORDER BY seq LIMIT ?',
     );
@@ -564,6 +566,15 @@ export class SqliteStore implements Store {
       }
     }
     return picked;
+  }
+
+  /** Items leased now (in a slot or a worker's reserve), by the owner of their run. */
+  private heldByOwner(): Map<string, number> {
+    const rows = this.sql<[string], { owner: string; held: number }>(
+      `SELECT r.owner, count(*) AS held FROM items i JOIN runs r ON r.id = i.run_id
+         WHERE i.status = ? GROUP BY r.owner`,
+    ).all(LEASED_ITEM_STATUS);
+    return new Map(rows.map((row) => [row.owner, row.held]));
   }
 
   async renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean> {
