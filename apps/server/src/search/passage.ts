@@ -10,8 +10,6 @@ interface ClauseWords {
   prefix: boolean;
 }
 
-const WORD_AT = /[\p{L}\p{N}]+/uy;
-
 function clauseWords(query: ParsedQuery): ClauseWords[] {
   return query.clauses
     .filter((c) => c.mode !== 'not')
@@ -85,18 +83,17 @@ interface ClauseHit {
  * each checked by its light stem.
  */
 function hitsOf(text: ScannedText, clauses: readonly ClauseWords[]): ClauseHit[] {
-  const lower = text.lower;
   const hits: ClauseHit[] = [];
   clauses.forEach((clause, index) => {
     for (const start of clause.starts) {
-      for (const at of text.wordStarts(start)) {
-        WORD_AT.lastIndex = at;
-        const word = WORD_AT.exec(lower)?.[0] ?? '';
+      // Each distinct word tested once (from the word index, a word with every start of it).
+      for (const { word, starts } of text.wordsAt(start)) {
         if (clause.prefix ? word.startsWith(start) : clause.stems.has(lightStem(word)))
-          hits.push({ at, clause: index });
+          for (const at of starts) hits.push({ at, clause: index });
       }
     }
   });
+  // Stable: the hits of one place keep the clauses' order (a start's words are at distinct places).
   return hits.sort((a, b) => a.at - b.at);
 }
 
@@ -196,7 +193,7 @@ export const DEFAULT_PASSAGE_WEIGHTS: PassageWeights = {
  * words, the one that holds them together answers the question. The rest
  * keep their order, scores capped so they stay under the re-scored head.
  * `bodies` holds the body of each page of the head (a missing one counts as
- * empty). Stable: equal scores keep the ranking's order. `scans`: where the
+ * empty, unless `scans` holds its word index: see {@link TextScans.index}). Stable: equal scores keep the ranking's order. `scans`: where the
  * bodies are lower-cased and searched, kept for the snippets that read them next.
  */
 export function rescoreByPassage(
@@ -209,9 +206,10 @@ export function rescoreByPassage(
   if ((weights.weight <= 0 && weights.proximity <= 0) || weights.depth <= 0) return [...ranked];
   const clauses = clauseWords(query);
   const head = ranked.slice(0, weights.depth).map(({ seq, score }, order) => {
-    const body = bodies.get(seq) ?? '';
+    const body = bodies.get(seq);
     const { share, proximity } = passageSignals(
-      scans === null ? new ScannedText(body) : scans.of(seq, body),
+      // A page whose body was not read: its word index's scans (see TextScans.index), else ''.
+      scans === null ? new ScannedText(body ?? '') : scans.of(seq, body),
       clauses,
       weights.characters,
       weights.proximity > 0 ? weights.proximityScale : 0,

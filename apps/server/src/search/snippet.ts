@@ -182,13 +182,30 @@ function startOf(word: string): string {
 /** Every occurrence of the patterns in `text`, in text order, overlapping ones left out. */
 function occurrencesOf(text: ScannedText, patterns: readonly Pattern[]): Occurrence[] {
   // The text's scans are those of `toLowerCase`, whose offsets are the text's when it is as long.
-  const charForChar = text.lower.length === text.text.length;
-  const lower = charForChar ? text.lower : lowerCased(text.text);
   const found: Occurrence[] = [];
-  for (const pattern of patterns) {
-    for (const at of charForChar ? text.wordStarts(pattern.start) : wordStartsIn(lower, pattern.start)) {
-      const end = phraseEnd(lower, at, pattern.words);
-      if (end !== null) found.push({ at, end, clause: pattern.clause });
+  if (text.charForChar) {
+    for (const pattern of patterns) {
+      // A one-word pattern: each distinct word at the start tested once, and ends with it (no
+      // lower-cased text needed when the text has a word index). A phrase reads the words after it.
+      for (const { word, starts } of text.wordsAt(pattern.start)) {
+        if (pattern.words.length === 1) {
+          if (pattern.words[0]!(word))
+            for (const at of starts) found.push({ at, end: at + word.length, clause: pattern.clause });
+          continue;
+        }
+        for (const at of starts) {
+          const end = phraseEnd(text.lower, at, pattern.words);
+          if (end !== null) found.push({ at, end, clause: pattern.clause });
+        }
+      }
+    }
+  } else {
+    const lower = lowerCased(text.text);
+    for (const pattern of patterns) {
+      for (const at of wordStartsIn(lower, pattern.start)) {
+        const end = phraseEnd(lower, at, pattern.words);
+        if (end !== null) found.push({ at, end, clause: pattern.clause });
+      }
     }
   }
   found.sort((a, b) => a.at - b.at || b.end - a.end);

@@ -2,6 +2,7 @@ import { SearchAnswer, type SearchParams } from '@webdata/contract';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { seededRandom } from '../../test/seeded-random.js';
 import { ServiceError } from '../errors.js';
 import { SearchDocumentStore } from '../store/sqlite/search/index.js';
 import { DEFAULT_RERANK_WEIGHTS } from './rerank.js';
@@ -655,5 +656,116 @@ describe('SqliteSearchIndex words held by half of the index', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('SqliteSearchIndex word indexes', () => {
+  const WORDS = [
+    'sort',
+    'sorted',
+    'Sorting',
+    'list',
+    'lists',
+    'key',
+    'keys',
+    'function',
+    'Functional',
+    'copy',
+  ];
+  const FILLER = ['the', 'of', 'a', 'text', 'more', 'here', '—', 'x9', 'Straße', 'ΟΔΟΣ'];
+
+  /** 60 pages of random words (two without a word index: `İ`, and a character past the BMP). */
+  function corpus(db: Database.Database): SqliteSearchIndex {
+    const index = new SqliteSearchIndex(db, { now: () => new Date(Date.UTC(2026, 0, 1)) });
+    const random = seededRandom(18);
+    const pick = (from: readonly string[]) => from[Math.floor(random() * from.length)]!;
+    for (let i = 0; i < 60; i += 1) {
+      const words = Array.from({ length: 20 + Math.floor(random() * 400) }, () =>
+        random() < 0.3 ? pick(WORDS) : pick(FILLER),
+      );
+      const special = i === 7 ? ' İstanbul sort' : i === 8 ? ' 😀 sort key' : '';
+      index.upsert(
+        doc({
+          url: `https://d.example/${i}`,
+          title: `Page ${i} ${pick(WORDS)}`,
+          body: `${words.join(i % 3 === 0 ? '\n' : ' ')}${special}`,
+        }),
+      );
+    }
+    return index;
+  }
+
+  function answers(index: SqliteSearchIndex, query: string): unknown[] {
+    const first = index.search(OWNER, params(query));
+    const second =
+      first.next_cursor === null
+        ? []
+        : index.search(OWNER, params(query, { cursor: first.next_cursor })).data;
+    return [...first.data, ...second].map(({ url, title, snippet, score }) => ({
+      url,
+      title,
+      snippet,
+      score,
+    }));
+  }
+
+  const QUERIES = [
+    'sort list',
+    'sorting a list by key',
+    'key functions',
+    '"sort list"',
+    'copy sort key list',
+    'straße sort',
+    'οδος key',
+    'sort e\u0301',
+  ];
+
+  it('answers as when every body is read and scanned (pages, scores, snippets), reading only the returned bodies', () => {
+    const withWords = new Database(':memory:');
+    const indexed = corpus(withWords);
+    const before = new Database(':memory:');
+    const scanned = corpus(before);
+    // A database from before the word indexes: none for its rows.
+    before.exec('DELETE FROM search_words');
+    expect(withWords.prepare('SELECT count(*) FROM search_words').pluck().get()).toBe(58);
+    const read = vi.spyOn(SearchDocumentStore.prototype, 'bodies');
+    try {
+      for (const query of QUERIES) {
+        const expected = answers(scanned, query);
+        expect(expected.length).toBeGreaterThan(10);
+        read.mockClear();
+        expect(answers(indexed, query)).toEqual(expected);
+        const bodiesRead = read.mock.calls.reduce((n, [seqs]) => n + seqs.length, 0);
+        // Two searches (pages 1 and 2): the passage step's 20 pages are read for a needle the index
+        // cannot answer (a mark) only; else the returned pages are, and the two without an index.
+        if (query.includes('\u0301')) expect(bodiesRead).toBeGreaterThanOrEqual(20);
+        else expect(bodiesRead).toBeLessThanOrEqual(expected.length + 4);
+      }
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it("keeps a page's word index with its body: written again with a new body, dropped when another writer changes it, gone with the page", () => {
+    const db = new Database(':memory:');
+    const index = new SqliteSearchIndex(db);
+    const count = () => db.prepare('SELECT count(*) FROM search_words').pluck().get();
+    index.upsert(doc({ url: 'https://d.example/a', body: 'walnut and brass', runId: 'run_1' }));
+    index.upsert(doc({ url: 'https://d.example/b', body: 'copper only', runId: 'run_2' }));
+    expect(count()).toBe(2);
+    index.upsert(doc({ url: 'https://d.example/a', body: 'brass then walnut', runId: 'run_1' }));
+    expect(count()).toBe(2);
+    expect(index.search(OWNER, params('walnut')).data[0]?.snippet).toBe('brass then <mark>walnut</mark>');
+    // Another writer (an older server, a hand edit) changes a body: its index goes, the body is scanned.
+    db.prepare("UPDATE search_documents SET body = 'walnut, brass and copper' WHERE url = ?").run(
+      'https://d.example/a',
+    );
+    expect(count()).toBe(1);
+    expect(index.search(OWNER, params('brass copper')).data.map((hit) => hit.snippet)).toEqual([
+      'walnut, <mark>brass</mark> and <mark>copper</mark>',
+      '<mark>copper</mark> only',
+    ]);
+    index.removeRun('run_2');
+    expect(count()).toBe(0);
   });
 });

@@ -41,6 +41,7 @@ import { snippetNeedles, snippetsOfPages } from './snippet.js';
 import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
 import { TextScans } from './text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
+import { buildWordIndex, WordIndex } from './word-index.js';
 
 /** Ranking and parsing knobs of {@link SqliteSearchIndex}; the defaults are the measured best. */
 export interface SqliteSearchIndexOptions extends QueryParseOptions {
@@ -130,6 +131,10 @@ export class SqliteSearchIndex implements SearchIndexLike {
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
     migrateSearchIndex(db);
     this.store = new SearchDocumentStore(db);
+    this.searchInSnapshot = db.transaction(
+      (owner: string, params: SearchParams, vector: Float32Array | null) =>
+        this.searchNow(owner, params, vector),
+    );
     this.now = options.now ?? (() => new Date());
     this.weights = options.weights ?? DEFAULT_WEIGHTS;
     this.rerankWeights = options.rerank ?? DEFAULT_RERANK_WEIGHTS;
@@ -148,6 +153,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
 
   /** Indexes the page, replacing the content of an earlier document with the same (owner, collection, url). */
   upsert(doc: IndexedDocument): void {
+    const body = stripMarkerCharacters(doc.body);
     this.store.upsert(
       {
         id: newDocumentId(),
@@ -157,7 +163,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         site: siteOf(doc.url),
         title: doc.title === null ? null : stripMarkerCharacters(doc.title),
         headings: stripMarkerCharacters(doc.headings.join('\n')),
-        body: stripMarkerCharacters(doc.body),
+        body,
         summary: stripMarkerCharacters(summaryOf(doc.body.slice(0, OPENING_CHARACTERS))),
         indexedAt: this.now().toISOString(),
       },
@@ -166,6 +172,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         text: stripMarkerCharacters(chunk.text),
         vector: vectorToBytes(chunk.vector),
       })),
+      buildWordIndex(body),
     );
   }
 
@@ -182,6 +189,17 @@ export class SqliteSearchIndex implements SearchIndexLike {
    * another query.
    */
   search(owner: string, params: SearchParams, queryVector: Float32Array | null = null): SearchAnswer {
+    return this.searchInSnapshot(owner, params, queryVector);
+  }
+
+  /** {@link search}'s reads, in one snapshot: a page's word index and body, read apart, are of one version. */
+  private readonly searchInSnapshot: (
+    owner: string,
+    params: SearchParams,
+    queryVector: Float32Array | null,
+  ) => SearchAnswer;
+
+  private searchNow(owner: string, params: SearchParams, queryVector: Float32Array | null): SearchAnswer {
     const scope = searchScopeOf(owner, params);
     const offset = params.cursor === undefined ? 0 : decodeSearchCursor(params.cursor, scope);
     const parsed = parseSearchQuery(params.query, this.parseOptions);
@@ -269,13 +287,18 @@ export class SqliteSearchIndex implements SearchIndexLike {
       seq: r.candidate.key,
       score: r.score,
     }));
-    // Of the best pages, those holding the question's words together in one passage first.
-    const bodies =
-      this.passage.weight > 0 || this.passage.proximity > 0
-        ? this.store.bodies(ranked.slice(0, this.passage.depth).map((r) => r.seq))
-        : new Map<number, string>();
-    // Each body lower-cased and searched once, for the passage step and the snippets.
+    // Each body lower-cased and searched once, for the passage step and the snippets; a body with a
+    // word index (word-index.ts), when every needle of the query can be read from it, neither.
     const scans = new TextScans([...passageNeedles({ clauses }), ...snippetNeedles(parsed)]);
+    // Of the best pages, those holding the question's words together in one passage first: the
+    // bodies without a word index are read for it.
+    let bodies = new Map<number, string>();
+    if (this.passage.weight > 0 || this.passage.proximity > 0) {
+      const best = ranked.slice(0, this.passage.depth).map((r) => r.seq);
+      const words = scans.indexed ? this.store.wordIndexes(best) : new Map<number, Uint8Array>();
+      for (const [seq, bytes] of words) scans.index(seq, new WordIndex(bytes));
+      bodies = this.store.bodies(best.filter((seq) => !words.has(seq)));
+    }
     ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage, scans);
     // Past the re-ranked depth, bm25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;

@@ -1,4 +1,18 @@
+import type { IndexedWord, WordIndex } from './word-index.js';
+
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const WORD_AT = /[\p{L}\p{N}]+/uy;
+const LETTERS_OR_DIGITS = /^[\p{L}\p{N}]+$/u;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Whether the word starts of `needle` in a text can be read from the text's {@link WordIndex}: a
+ * needle of letters and digits only, none of them past the Basic Multilingual Plane. Another (a
+ * mark, a surrogate, empty) is searched for in the lower-cased text.
+ */
+export function isIndexedNeedle(needle: string): boolean {
+  return LETTERS_OR_DIGITS.test(needle) && !SURROGATE.test(needle);
+}
 
 /**
  * How many characters of a page's body the search reads to find the query's words in it (its
@@ -39,20 +53,50 @@ export function wordStartsIn(lower: string, needle: string): number[] {
  * analyses ({@link analyzedPart}). A needle with a shorter needle of the query as its prefix (its
  * root) is not searched for again: its starts are the root's where the lower-cased text goes on
  * with it, the same positions in the same order.
+ *
+ * With the text's word index (`words`, see word-index.ts), a needle of letters and digits is
+ * looked up in it instead: the text is neither lower-cased nor scanned for it (the same starts).
+ * Such a scan may be made before its text is read (`text` ''): the passage step reads nothing else
+ * of it; the snippets give it its text ({@link TextScans.of}).
  */
 export class ScannedText {
   /** The text as given. */
   readonly source: string;
   /** What is scanned of it: its first {@link ANALYZED_CHARACTERS} characters. */
   readonly text: string;
+  /** The text's word index, or null (then every needle is searched for in the lower-cased text). */
+  readonly words: WordIndex | null;
   private lowerText: string | undefined;
   private readonly found = new Map<string, readonly number[]>();
   private readonly roots: ReadonlyMap<string, string>;
 
-  constructor(text: string, roots: ReadonlyMap<string, string> = new Map()) {
+  constructor(text: string, roots: ReadonlyMap<string, string> = new Map(), words: WordIndex | null = null) {
     this.source = text;
     this.text = analyzedPart(text);
     this.roots = roots;
+    this.words = words;
+  }
+
+  /**
+   * Whether the lower-cased text is as long as the text (its offsets are the text's): a text with
+   * a word index is (see {@link buildWordIndex}), and is then not lower-cased to tell.
+   */
+  get charForChar(): boolean {
+    return this.words !== null || this.lower.length === this.text.length;
+  }
+
+  /**
+   * The words (`[\p{L}\p{N}]+` of the lower-cased text) at the word starts of `needle`, each with
+   * its starts: from the word index, a group per distinct word; else one per start, in text order
+   * (the word '' where none starts there).
+   */
+  wordsAt(needle: string): readonly IndexedWord[] | readonly { word: string; starts: readonly number[] }[] {
+    if (this.words !== null && isIndexedNeedle(needle)) return this.words.wordsStartingWith(needle);
+    const lower = this.lower;
+    return this.wordStarts(needle).map((at) => {
+      WORD_AT.lastIndex = at;
+      return { word: WORD_AT.exec(lower)?.[0] ?? '', starts: [at] };
+    });
   }
 
   /** `text.toLowerCase()` (which may be longer than the text: `İ` becomes two characters). */
@@ -65,6 +109,11 @@ export class ScannedText {
   wordStarts(needle: string): readonly number[] {
     const known = this.found.get(needle);
     if (known !== undefined) return known;
+    if (this.words !== null && isIndexedNeedle(needle)) {
+      const indexed = this.words.startsOf(needle);
+      this.found.set(needle, indexed);
+      return indexed;
+    }
     const root = this.roots.get(needle) ?? needle;
     const lower = this.lower;
     const starts =
@@ -90,23 +139,45 @@ export class ScannedText {
  * ```
  */
 export class TextScans {
+  /**
+   * Whether every needle of the query can be read from a page's word index ({@link isIndexedNeedle}):
+   * only then are the word indexes given ({@link TextScans.index}) used, and a page with one need
+   * not be read for the passage step.
+   */
+  readonly indexed: boolean;
   private readonly roots = new Map<string, string>();
   private readonly texts = new Map<number, ScannedText>();
+  private readonly indexes = new Map<number, WordIndex>();
 
   constructor(needles: Iterable<string>) {
+    const distinct = [...new Set(needles)];
+    this.indexed = distinct.every(isIndexedNeedle);
     // Shortest first: a needle's root is the first (shortest) needle it starts with.
-    const sorted = [...new Set(needles)].filter((n) => n !== '').sort((a, b) => a.length - b.length);
+    const sorted = distinct.filter((n) => n !== '').sort((a, b) => a.length - b.length);
     for (const needle of sorted) {
       const root = sorted.find((other) => needle.startsWith(other)) ?? needle;
       if (root !== needle) this.roots.set(needle, root);
     }
   }
 
-  /** The scans of page `key`'s text `text` (a new one when the page's text is another). */
-  of(key: number, text: string): ScannedText {
+  /**
+   * Page `key`'s word index (see word-index.ts), used when the needles are all {@link indexed}; null:
+   * it has none (any given before is forgotten: its text, read with it, is scanned).
+   */
+  index(key: number, words: WordIndex | null): void {
+    if (words === null) this.indexes.delete(key);
+    else if (this.indexed) this.indexes.set(key, words);
+  }
+
+  /**
+   * The scans of page `key`'s text `text` (a new one when the page's text is another). Without
+   * `text`: those of its word index when it has one (nothing else of it read), else of ''.
+   */
+  of(key: number, text?: string): ScannedText {
     const known = this.texts.get(key);
-    if (known !== undefined && known.source === text) return known;
-    const scanned = new ScannedText(text, this.roots);
+    if (known !== undefined && (text === undefined || known.source === text)) return known;
+    const words = this.indexes.get(key) ?? null;
+    const scanned = new ScannedText(text ?? '', this.roots, words);
     this.texts.set(key, scanned);
     return scanned;
   }

@@ -215,6 +215,24 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   );
   `,
   addSearchSmallFields,
+  `
+  -- Each body's word index (search/word-index.ts), written with the body by the indexer: a search
+  -- reads it instead of the body to find the query's words. Stored as is (the search reads it
+  -- whole, uncompressed). A body changed without a new index loses its old one (the trigger), so an
+  -- index never outlives its body; a row without one (indexed before it) is read and scanned.
+  ALTER TABLE search_documents ADD COLUMN words bytea;
+  ALTER TABLE search_documents ALTER COLUMN words SET STORAGE EXTERNAL;
+  CREATE FUNCTION search_documents_body_words() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.body IS DISTINCT FROM OLD.body AND NEW.words IS NOT DISTINCT FROM OLD.words THEN
+      NEW.words := NULL;
+    END IF;
+    RETURN NEW;
+  END
+  $$;
+  CREATE TRIGGER search_documents_body_words BEFORE UPDATE OF body ON search_documents
+    FOR EACH ROW EXECUTE FUNCTION search_documents_body_words();
+  `,
 ];
 
 /**

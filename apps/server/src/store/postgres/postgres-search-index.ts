@@ -39,6 +39,7 @@ import {
 } from '../../search/sqlite-search-index.js';
 import { ANALYZED_CHARACTERS, TextScans } from '../../search/text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
+import { buildWordIndex, WordIndex } from '../../search/word-index.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
 import { SEARCH_CONFIG, smallFieldsTsvectorSql } from './search-small-fields.js';
@@ -88,10 +89,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
     const key = [doc.owner, doc.collection, doc.url];
     await this.forgetStats(client, 'WHERE owner = $1 AND collection = $2 AND url = $3', key);
     const title = doc.title === null ? null : stripMarkerCharacters(doc.title);
+    const body = stripMarkerCharacters(doc.body);
     const { rows } = await client.query<{ id: string }>(
       `INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, indexed_at, tsv, length,
-         summary, fields_tsv, fields_length)
-       SELECT $4, $1, $2, $3, $5, $6, $7, $8, now(), v.tsv, length(v.tsv), $9, f.tsv, length(f.tsv)
+         summary, fields_tsv, fields_length, words)
+       SELECT $4, $1, $2, $3, $5, $6, $7, $8, now(), v.tsv, length(v.tsv), $9, f.tsv, length(f.tsv), $10
        FROM (SELECT setweight(to_tsvector('${CONFIG}', coalesce($6, '')), 'A')
                  || setweight(to_tsvector('${CONFIG}', $7), 'B')
                  || setweight(to_tsvector('${CONFIG}', $8), 'D') AS tsv) v,
@@ -99,7 +101,8 @@ export class PostgresSearchIndex implements SearchIndexLike {
        ON CONFLICT (owner, collection, url) DO UPDATE SET
          site = excluded.site, title = excluded.title, headings = excluded.headings, body = excluded.body,
          indexed_at = excluded.indexed_at, tsv = excluded.tsv, length = excluded.length,
-         summary = excluded.summary, fields_tsv = excluded.fields_tsv, fields_length = excluded.fields_length
+         summary = excluded.summary, fields_tsv = excluded.fields_tsv, fields_length = excluded.fields_length,
+         words = excluded.words
        RETURNING id`,
       [
         ...key,
@@ -107,8 +110,9 @@ export class PostgresSearchIndex implements SearchIndexLike {
         siteOf(doc.url),
         title,
         stripMarkerCharacters(doc.headings.join('\n')),
-        stripMarkerCharacters(doc.body),
+        body,
         stripMarkerCharacters(summaryOf(doc.body.slice(0, OPENING_CHARACTERS))),
+        buildWordIndex(body),
       ],
     );
     const id = rows[0]!.id;
@@ -241,9 +245,10 @@ export class PostgresSearchIndex implements SearchIndexLike {
     let ranked = rerank(candidates, { clauses }).map((r) => ({ seq: r.candidate.key, score: r.score }));
     // As on SQLite: of the best pages, those holding the question's words together in one passage first.
     const best = ranked.slice(0, DEFAULT_PASSAGE_WEIGHTS.depth).map((r) => r.seq);
-    const bodies = await this.bodiesOf(best);
-    // As on SQLite: each body lower-cased and searched once, for the passage step and the snippets.
+    // As on SQLite: each body lower-cased and searched once, for the passage step and the snippets;
+    // a body with a word index, when the query's needles can all be read from it, neither (not read).
     const scans = new TextScans([...passageNeedles({ clauses }), ...snippetNeedles(parsed)]);
+    const bodies = await this.textsOf(best, scans);
     ranked = rescoreByPassage(ranked, bodies, { clauses }, DEFAULT_PASSAGE_WEIGHTS, scans);
     // Past the re-ranked depth, BM25 order, scores kept non-increasing.
     let floor = ranked.at(-1)?.score ?? Number.POSITIVE_INFINITY;
@@ -270,8 +275,11 @@ export class PostgresSearchIndex implements SearchIndexLike {
     for (const row of await this.documentsOf(missing)) bySeq.set(row.seq, row);
     // As on SQLite (search/snippet.ts): snippets built from the text; `ts_headline` only for a page
     // the words found where the marking stems find none of them.
-    for (const [seq, body] of await this.bodiesOf(
+    // A page's body and word index read in one statement: of one version, whatever was written since.
+    for (const [seq, body] of await this.textsOf(
       shown.map((hit) => hit.seq).filter((seq) => !bodies.has(seq)),
+      scans,
+      true,
     ))
       bodies.set(seq, body);
     const { snippets: built, unbuilt } = snippetsOfPages(
@@ -376,6 +384,31 @@ export class PostgresSearchIndex implements SearchIndexLike {
       [seqs],
     );
     return new Map(rows.map((row) => [Number(row.seq), row.body]));
+  }
+
+  /**
+   * The bodies of the documents `seqs` (as {@link bodiesOf}), but when every needle of the query can
+   * be read from a word index (`scans.indexed`), those with one give `scans` their index instead,
+   * and their body is read only with `withBodies` (the snippets': its text, with the index of the
+   * same version).
+   */
+  private async textsOf(seqs: number[], scans: TextScans, withBodies = false): Promise<Map<number, string>> {
+    if (!scans.indexed) return this.bodiesOf(seqs);
+    if (seqs.length === 0) return new Map();
+    const body = `left(body, ${ANALYZED_CHARACTERS + 1})`;
+    const { rows } = await query<{ seq: string; words: Buffer | null; body: string | null }>(
+      this.pool,
+      `SELECT seq, words, ${withBodies ? body : `CASE WHEN words IS NULL THEN ${body} END`} AS body
+       FROM search_documents WHERE seq = ANY($1::bigint[])`,
+      [seqs],
+    );
+    const bodies = new Map<number, string>();
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      scans.index(seq, row.words === null ? null : new WordIndex(row.words));
+      if (row.body !== null) bodies.set(seq, row.body);
+    }
+    return bodies;
   }
 
   private async documentsOf(seqs: number[]): Promise<DocumentRow[]> {

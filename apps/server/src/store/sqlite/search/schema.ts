@@ -12,6 +12,10 @@ import { LEAD_CHARACTERS, OPENING_CHARACTERS, summaryOf } from '../../../search/
  * - `search_document_runs`: which runs indexed a document, so deleting one run
  *   keeps a document another run also indexed.
  * - `search_chunks`: a document's embedded chunks (semantic search), deleted with it.
+ * - `search_words`: a document's body's words and their offsets (`buildWordIndex`), so a search
+ *   neither reads nor lower-cases the body to find the query's words in it; deleted with the
+ *   document and when its body changes (the indexer writes it again). A database from before it
+ *   has none for its rows, which are read and scanned as before until they are indexed again.
  * - `search_fts`: external-content FTS5 over (title, headings, body) with the
  *   Porter stemmer, kept in sync by triggers inside the writer's transaction.
  * - `search_fields_fts`: the same over the small fields (title, headings,
@@ -70,6 +74,19 @@ export function migrateSearchIndex(db: Database): void {
     ) WITHOUT ROWID;
     CREATE TRIGGER IF NOT EXISTS search_documents_delete_chunks AFTER DELETE ON search_documents BEGIN
       DELETE FROM search_chunks WHERE seq = old.seq;
+    END;
+    -- Each body's words and where they start (search/word-index.ts), written with the document; a
+    -- body changed by any writer loses its row (the indexer writes the new one after), and a body
+    -- without one is read and scanned instead.
+    CREATE TABLE IF NOT EXISTS search_words (
+      seq INTEGER PRIMARY KEY,
+      words BLOB NOT NULL
+    );
+    CREATE TRIGGER IF NOT EXISTS search_documents_delete_words AFTER DELETE ON search_documents BEGIN
+      DELETE FROM search_words WHERE seq = old.seq;
+    END;
+    CREATE TRIGGER IF NOT EXISTS search_documents_body_words AFTER UPDATE OF body ON search_documents BEGIN
+      DELETE FROM search_words WHERE seq = old.seq;
     END;
     CREATE TRIGGER IF NOT EXISTS search_documents_after_delete AFTER DELETE ON search_documents BEGIN
       INSERT INTO search_fts(search_fts, rowid, title, headings, body)

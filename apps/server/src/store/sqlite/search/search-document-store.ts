@@ -98,6 +98,8 @@ export class SearchDocumentStore {
   private readonly documentBySeq: Statement;
   private readonly documentsBySeq: Statement;
   private readonly bodiesBySeq: Statement;
+  private readonly wordsBySeq: Statement;
+  private readonly insertWords: Statement;
   private readonly bodySnippets: Statement;
   private readonly scoresOfRows: Statement;
   private readonly anySnippets: Statement;
@@ -118,6 +120,10 @@ export class SearchDocumentStore {
         body = excluded.body, summary = excluded.summary, lead = excluded.lead, indexed_at = excluded.indexed_at
       RETURNING id, seq`);
     this.deleteChunks = db.prepare('DELETE FROM search_chunks WHERE seq = ?');
+    this.insertWords = db.prepare('INSERT OR REPLACE INTO search_words (seq, words) VALUES (?, ?)');
+    this.wordsBySeq = db.prepare(
+      'SELECT seq, words FROM search_words WHERE seq IN (SELECT value FROM json_each(?))',
+    );
     this.insertChunk = db.prepare('INSERT INTO search_chunks (seq, n, text, vector) VALUES (?, ?, ?, ?)');
     this.linkRun = db.prepare(
       'INSERT OR IGNORE INTO search_document_runs (document_id, run_id) VALUES (?, ?)',
@@ -170,17 +176,29 @@ export class SearchDocumentStore {
    * and records that `runId` indexed it. Returns the document's id (the id of
    * a replaced document is kept).
    */
-  upsert(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[] = []): string {
+  upsert(
+    row: SearchDocumentRow,
+    runId: string,
+    chunks: readonly StoredChunk[] = [],
+    words: Uint8Array | null = null,
+  ): string {
     // Inside the caller's transaction (a batch of finished pages) without a savepoint of its own: FTS5
     // writes its pending terms out as a new segment at every savepoint, so one per document would undo
     // the batch's single segment (and grow the merge work with it).
-    if (this.db.inTransaction) return this.writeDocument(row, runId, chunks);
-    return this.db.transaction(() => this.writeDocument(row, runId, chunks))();
+    if (this.db.inTransaction) return this.writeDocument(row, runId, chunks, words);
+    return this.db.transaction(() => this.writeDocument(row, runId, chunks, words))();
   }
 
   /** {@link upsert}'s statements (a method, not a closure made for every page: see the converter's). */
-  private writeDocument(row: SearchDocumentRow, runId: string, chunks: readonly StoredChunk[]): string {
+  private writeDocument(
+    row: SearchDocumentRow,
+    runId: string,
+    chunks: readonly StoredChunk[],
+    words: Uint8Array | null,
+  ): string {
     const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
+    // The body's word index (its old one went with the old body: see the schema's trigger).
+    if (words !== null) this.insertWords.run(seq, words);
     this.floored.noteWrites(1);
     // The chunks of the earlier content are stale whether or not this content was embedded.
     this.deleteChunks.run(seq);
@@ -348,6 +366,18 @@ export class SearchDocumentStore {
     if (seqs.length === 0) return found;
     for (const row of this.bodiesBySeq.all(JSON.stringify(seqs)) as { seq: number; body: string }[])
       found.set(row.seq, row.body);
+    return found;
+  }
+
+  /**
+   * The word indexes (search/word-index.ts) of those of the rows `seqs` that have one, in one
+   * statement: a row indexed before they were, or whose body has none, is left out.
+   */
+  wordIndexes(seqs: readonly number[]): Map<number, Uint8Array> {
+    const found = new Map<number, Uint8Array>();
+    if (seqs.length === 0) return found;
+    for (const row of this.wordsBySeq.all(JSON.stringify(seqs)) as { seq: number; words: Uint8Array }[])
+      found.set(row.seq, row.words);
     return found;
   }
 
