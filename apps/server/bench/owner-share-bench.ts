@@ -6,7 +6,8 @@
  * Servers run in this process (test/test-server.ts), 8 slots, fixture sites on 127.0.0.1.
  */
 import { apiClient, waitForRun } from '../test/api-client.js';
-import { FixtureSite, generatedSite, page } from '../test/fixture-site.js';
+import { FixtureSite, generatedSite } from '../test/fixture-site.js';
+import { ownerShareRoutes } from '../test/owner-share-site.js';
 import { startTestServer } from '../test/test-server.js';
 
 const CONCURRENCY = 8;
@@ -14,22 +15,7 @@ const SLOW_PAGES = Number(process.env.SLOW_PAGES ?? 24);
 const HOLD_MS = Number(process.env.HOLD_MS ?? 3_000);
 const FAST_PAGES = Number(process.env.FAST_PAGES ?? 1_000);
 
-let inFlight = 0;
-const routes: ConstructorParameters<typeof FixtureSite>[0] = {
-  '/b/0': { body: page('B zero', ['/b/1']) },
-  '/b/1': { body: page('B one', ['/b/2']) },
-  '/b/2': { body: page('B two') },
-};
-for (let i = 0; i < SLOW_PAGES; i += 1) {
-  routes[`/a/${i}`] = (_request, response) => {
-    inFlight += 1;
-    const timer = setTimeout(() => {
-      inFlight -= 1;
-      response.writeHead(200, { 'content-type': 'text/html' }).end(page(`Slow page ${i}`));
-    }, HOLD_MS);
-    response.once('close', () => clearTimeout(timer));
-  };
-}
+const { routes, slow } = ownerShareRoutes(SLOW_PAGES, HOLD_MS);
 const site = new FixtureSite(routes);
 await site.start();
 const fast = new FixtureSite(generatedSite(FAST_PAGES, 4));
@@ -63,7 +49,7 @@ try {
   const aAlone = await timed(() => crawl(a, { urls: slowUrls }));
 
   const aRun = timed(() => crawl(a, { urls: slowUrls }));
-  await until(() => inFlight === CONCURRENCY);
+  await until(() => slow.inFlight === CONCURRENCY);
   const bBehind = await timed(() => crawl(b, small));
   const aWithB = await aRun;
 

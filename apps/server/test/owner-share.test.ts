@@ -11,7 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, getRun, waitForRun } from './api-client.js';
-import { FixtureSite, page } from './fixture-site.js';
+import { FixtureSite } from './fixture-site.js';
+import { ownerShareRoutes } from './owner-share-site.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 const CONCURRENCY = 8;
@@ -21,30 +22,10 @@ const HOLD_MS = 3_000;
 
 let site: FixtureSite;
 let server: TestServer;
-/** A's slow pages: requested, answered, and being answered now. */
-const slow = { requested: 0, answered: 0, inFlight: 0 };
+/** A's slow pages and B's crawl; the counts of A's pages. */
+const { routes, slow } = ownerShareRoutes(SLOW_PAGES, HOLD_MS);
 
 beforeAll(async () => {
-  const routes: ConstructorParameters<typeof FixtureSite>[0] = {
-    '/b/0': { body: page('B zero', ['/b/1']) },
-    '/b/1': { body: page('B one', ['/b/2']) },
-    '/b/2': { body: page('B two') },
-  };
-  for (let i = 0; i < SLOW_PAGES; i += 1) {
-    routes[`/a/${i}`] = (_request, response) => {
-      slow.requested += 1;
-      slow.inFlight += 1;
-      const timer = setTimeout(() => {
-        slow.answered += 1;
-        slow.inFlight -= 1;
-        response.writeHead(200, { 'content-type': 'text/html' }).end(page(`Slow page ${i}`));
-      }, HOLD_MS);
-      response.once('close', () => {
-        if (!response.writableFinished) slow.inFlight -= 1;
-        clearTimeout(timer);
-      });
-    };
-  }
   site = new FixtureSite(routes);
   await site.start();
   server = await startTestServer({
