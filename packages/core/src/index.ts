@@ -52,7 +52,7 @@ export {
   WebDataError,
   type WebDataErrorCode,
 } from './errors.js';
-export { inInputOrder } from './input-order.js';
+export { inInputOrder, inputRank } from './input-order.js';
 export type { ServerCapabilities } from './internal/capabilities.js';
 export type { PollOptions } from './internal/run-watcher.js';
 export { deadline } from './operators/deadline.js';

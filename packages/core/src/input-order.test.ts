@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inInputOrder } from './input-order.js';
+import { inInputOrder, inputRank } from './input-order.js';
 
 describe('inInputOrder', () => {
   it('puts the given URLs in the order given, and pages found by a crawl after them as listed', () => {
@@ -17,5 +17,13 @@ describe('inInputOrder', () => {
     expect(inInputOrder(listed, undefined)).toEqual(listed);
     inInputOrder(listed, ['https://x/a', 'https://x/b']);
     expect(listed[0]).toEqual({ url: 'https://x/b' });
+  });
+
+  it('ranks a URL by its first place among the given, and any other after them all', () => {
+    const rank = inputRank(['https://x/a', 'https://x/b', 'https://x/a']);
+    expect([rank('https://x/a'), rank('https://x/b'), rank('https://x/found'), rank(undefined)]).toEqual([
+      0, 1, 3, 3,
+    ]);
+    expect(inputRank(undefined)('https://x/a')).toBe(0);
   });
 });

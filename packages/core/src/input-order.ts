@@ -18,10 +18,28 @@ export function inInputOrder<T extends { url?: string | undefined }>(
   urls: readonly string[] | undefined,
 ): T[] {
   if (!urls || urls.length === 0) return [...results];
+  const rank = inputRank(urls);
+  return [...results].sort((a, b) => rank(a.url) - rank(b.url));
+}
+
+/**
+ * A result's place in {@link inInputOrder}'s order, by its URL: the index of
+ * its URL among `urls` (the first, when given twice), `urls.length` for any
+ * other (a page a crawl found); results of equal rank keep the service's
+ * order. For results that come a page at a time and are not all held (Save
+ * Results… in the VS Code extension writes them aside, then reads them back in this order).
+ *
+ * @example
+ * ```ts
+ * const rank = inputRank(['https://x/a', 'https://x/b']);
+ * [rank('https://x/b'), rank('https://x/found'), rank(undefined)]; // [1, 2, 2]
+ * ```
+ */
+export function inputRank(urls: readonly string[] | undefined): (url: string | undefined) => number {
   const position = new Map<string, number>();
-  urls.forEach((url, index) => {
+  urls?.forEach((url, index) => {
     if (!position.has(url)) position.set(url, index);
   });
-  const rank = (result: T) => position.get(result.url ?? '') ?? urls.length;
-  return [...results].sort((a, b) => rank(a) - rank(b));
+  const others = urls?.length ?? 0;
+  return (url) => position.get(url ?? '') ?? others;
 }

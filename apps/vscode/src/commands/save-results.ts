@@ -1,20 +1,18 @@
-import { open } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inInputOrder } from '@webdata/core';
 import * as vscode from 'vscode';
 import { formatForRun } from '../documents/result-format.js';
-import { ContentSpill } from '../export/content-spill.js';
 import { ReadCancelled, readResultsWithProgress } from '../export/read-all-results.js';
 import {
-  type ContentOf,
   formatOfFileName,
   RESULTS_FORMATS,
   type ResultsFormat,
-  resultsFileChunks,
   resultsFileName,
 } from '../export/results-file.js';
+import { saveResultsFile } from '../export/save-results-file.js';
 import { progressText } from '../runs/run-summary.js';
-import type { Result, Run } from '../runs/run-types.js';
+import type { Run } from '../runs/run-types.js';
 import type { Command, Services } from '../services.js';
 import { countOf } from '../text/count-of.js';
 import { runLabel } from '../tree/describe-run.js';
@@ -70,36 +68,28 @@ export const saveResults: Command = {
       // A crawl's pages carry their content (Markdown, or the format the run asked for first); an
       // extraction's data is already in its results.
       const content = run.type === 'extract' ? undefined : formatForRun(run);
-      const spill = new ContentSpill();
-      let ordered: Result[];
-      try {
-        const results = await vscode.window.withProgress(
-          {
-            location: vscode.ProgressLocation.Notification,
-            title: `Saving the results of ${label}`,
-            cancellable: true,
-          },
-          (progress, token) =>
-            readResultsWithProgress(client.runs, run.id, run.stats?.total, progress, token, undefined, {
-              content,
-              keep: async (page) => spill.keep(page),
-            }),
-        );
-        ordered = inInputOrder(results, run.urls);
-        await writeResultsFile(
-          uri,
-          ordered,
-          format,
-          spill.folder,
-          content ? (result) => spill.contentOf(result) : undefined,
-        );
-      } finally {
-        spill.dispose();
-      }
+      const count = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Saving the results of ${label}`,
+          cancellable: true,
+        },
+        (progress, token) =>
+          saveTo(uri, {
+            read: (keep) =>
+              readResultsWithProgress(client.runs, run.id, run.stats?.total, progress, token, undefined, {
+                content,
+                keep,
+              }),
+            urls: run.urls,
+            format,
+            withContent: content !== undefined,
+          }),
+      );
       const where = uri.scheme === 'file' ? uri.fsPath : uri.toString();
-      log.info(`saved ${countOf(ordered.length, 'result')} of run ${run.id} to ${where} (${format})`);
-      void announce(uri, `Saved ${countOf(ordered.length, 'result')} of ${label} to ${basename(uri)}.`);
-      return { uri, format, count: ordered.length } satisfies SavedResults;
+      log.info(`saved ${countOf(count, 'result')} of run ${run.id} to ${where} (${format})`);
+      void announce(uri, `Saved ${countOf(count, 'result')} of ${label} to ${basename(uri)}.`);
+      return { uri, format, count } satisfies SavedResults;
     } catch (error) {
       if (error instanceof ReadCancelled) {
         log.info(`saving the results of run ${runId} cancelled: nothing written`);
@@ -112,37 +102,32 @@ export const saveResults: Command = {
 };
 
 /**
- * Writes the file a record at a time into the spill's folder, then copies it to `uri` (through VS
- * Code's file system, so any folder the window can write to): the place picked is not touched until
- * every result is read and written, and the text of the whole file is never held at once.
+ * Saves the results to `uri` ({@link saveResultsFile}): a file on disk is written beside it and renamed
+ * into place; any other (a virtual or remote file system) is written in a temporary folder, copied
+ * beside it through VS Code's file system and renamed there. Either way `uri` is not touched until
+ * every result is read and written.
  */
-async function writeResultsFile(
+async function saveTo(
   uri: vscode.Uri,
-  results: readonly Result[],
-  format: ResultsFormat,
-  folder: string,
-  contentOf: ContentOf | undefined,
-): Promise<void> {
-  const path = join(folder, `results.${format}`);
-  const file = await open(path, 'w');
+  options: Omit<Parameters<typeof saveResultsFile>[0], 'target'>,
+): Promise<number> {
+  if (uri.scheme === 'file') return saveResultsFile({ ...options, target: uri.fsPath });
+  const folder = await mkdtemp(join(tmpdir(), 'webdata-save-'));
   try {
-    // Records gathered up to about a megabyte a write: one write each would be thousands of calls.
-    let pending: string[] = [];
-    let length = 0;
-    for (const chunk of resultsFileChunks(results, format, contentOf)) {
-      pending.push(chunk);
-      length += chunk.length;
-      if (length >= 1 << 20) {
-        await file.write(pending.join(''), null, 'utf8');
-        pending = [];
-        length = 0;
-      }
+    const local = join(folder, 'results');
+    const count = await saveResultsFile({ ...options, target: local });
+    const beside = uri.with({ path: `${uri.path}.${Date.now().toString(36)}.part` });
+    await vscode.workspace.fs.copy(vscode.Uri.file(local), beside, { overwrite: true });
+    try {
+      await vscode.workspace.fs.rename(beside, uri, { overwrite: true });
+    } catch (error) {
+      await Promise.resolve(vscode.workspace.fs.delete(beside)).catch(() => undefined);
+      throw error;
     }
-    if (pending.length > 0) await file.write(pending.join(''), null, 'utf8');
+    return count;
   } finally {
-    await file.close();
+    await rm(folder, { recursive: true, force: true });
   }
-  await vscode.workspace.fs.copy(vscode.Uri.file(path), uri, { overwrite: true });
 }
 
 async function announce(uri: vscode.Uri, message: string): Promise<void> {

@@ -19,8 +19,9 @@ export interface ReadOptions {
   /** Each result with its content in this format (`include=content`: a page holds at most 8 Mi characters). */
   content?: ResultContentFormat | undefined;
   /**
-   * What is kept of each page, called once a page is read and before the next is asked for: the
-   * contents put aside (written to a file), so no more than one page of them is held at a time.
+   * What is kept of each page, called once a page is read and before the next is asked for: what it
+   * resolves with is held and resolved with at the end. Save Results… writes each page to a file
+   * and holds none (`[]`), so no more than one page of results is held at a time.
    */
   keep?: ((page: Result[]) => Promise<Result[]>) | undefined;
 }
@@ -29,7 +30,7 @@ export interface ReadOptions {
 export const READ_PAGE_SIZE = 200;
 
 /**
- * Every result of a run: each page of the service's results list, following
+ * Every result of a run (what `keep` kept of them): each page of the service's results list, following
  * `next_cursor` to the last, whatever the Runs view has loaded. `onPage` is
  * told how many were read after each page (for a progress line); aborting
  * `signal` ends the read at once (the request in flight is aborted too) with
@@ -41,6 +42,7 @@ export async function readAllResults(
   options: { signal?: AbortSignal; onPage?: (read: number) => void; pageSize?: number } & ReadOptions = {},
 ): Promise<Result[]> {
   const results: Result[] = [];
+  let read = 0;
   let cursor: string | undefined;
   do {
     options.signal?.throwIfAborted();
@@ -64,7 +66,8 @@ export async function readAllResults(
     const kept = options.keep ? await options.keep(page.data) : page.data;
     options.signal?.throwIfAborted();
     for (const result of kept) results.push(result);
-    options.onPage?.(results.length);
+    read += page.data.length;
+    options.onPage?.(read);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return results;

@@ -54,7 +54,7 @@ export type ContentOf = (result: Result) => unknown;
 
 /** The results as the text of a file in `format` (the whole of {@link resultsFileChunks}). */
 export function resultsFileText(
-  results: readonly Result[],
+  results: Iterable<Result>,
   format: ResultsFormat,
   contentOf?: ContentOf,
 ): string {
@@ -66,36 +66,36 @@ export function resultsFileText(
  * start, one for each result, one for the end), to be written as it comes.
  * With `contentOf`, each record carries the result's content: a `content`
  * field in JSON and JSON Lines, a `content` column last in CSV (a list of
- * links one a line, other values as JSON).
+ * links one a line, other values as JSON). `results` is gone through once,
+ * and a record is made of each only as it is written; a CSV's header needs
+ * every column first: `columns` (a {@link CsvColumns}' of the same results),
+ * else they are gathered by a pass of their own.
  */
 export function* resultsFileChunks(
-  results: readonly Result[],
+  results: Iterable<Result>,
   format: ResultsFormat,
   contentOf?: ContentOf,
+  columns?: readonly string[],
 ): Generator<string> {
   const record = (result: Result): Result =>
     contentOf ? { ...result, content: contentOf(result) ?? null } : result;
   switch (format) {
     case 'json': {
       // As JSON.stringify(results, null, 2) writes it, one result at a time.
-      if (results.length === 0) {
-        yield '[]\n';
-        return;
-      }
       let first = true;
       for (const result of results) {
         const text = JSON.stringify(record(result), null, 2).replaceAll('\n', '\n  ');
         yield `${first ? '[\n' : ',\n'}  ${text}`;
         first = false;
       }
-      yield '\n]\n';
+      yield first ? '[]\n' : '\n]\n';
       return;
     }
     case 'jsonl':
       for (const result of results) yield `${JSON.stringify(record(result))}\n`;
       return;
     case 'csv':
-      yield* csvChunks(results, contentOf);
+      yield* csvChunks(results, contentOf, columns);
       return;
   }
 }
@@ -120,18 +120,63 @@ export function resultsCsv(results: readonly Result[], contentOf?: ContentOf): s
   return [...csvChunks(results, contentOf)].join('');
 }
 
-function* csvChunks(results: readonly Result[], contentOf?: ContentOf): Generator<string> {
-  const columns: string[] = [...CSV_FIXED_COLUMNS];
-  const seen = new Set(columns);
-  for (const result of results) {
+/**
+ * The columns of a CSV of results, gathered as the results come in any order
+ * (a page at a time, as the service lists them), in the order they first
+ * appear in the file's order: each result is seen with its place in the
+ * file (`rank`, then `seq` among equal ranks: smaller first), and a column
+ * goes where the first result in that order to have it put it. The fixed columns first, `content` last
+ * when the file carries contents. Holds one entry a column, not the results.
+ *
+ * @example
+ * ```ts
+ * const columns = new CsvColumns();
+ * columns.see(resultWith({ b: 1 }), 2);
+ * columns.see(resultWith({ a: 1 }), 1);
+ * columns.columns(false); // ['url', 'status', 'title', 'error', 'data.a', 'data.b']
+ * ```
+ */
+export class CsvColumns {
+  /** Each extracted column's first place: the result's rank and seq, then the column's place in its row. */
+  readonly #first = new Map<string, [number, number, number]>();
+
+  see(result: Result, rank: number, seq = 0): void {
+    let index = 0;
     for (const column of csvRow(result).keys()) {
-      if (!seen.has(column)) {
-        seen.add(column);
-        columns.push(column);
-      }
+      index += 1;
+      if (index <= CSV_FIXED_COLUMNS.length) continue;
+      const first = this.#first.get(column);
+      if (!first || compare([rank, seq, index], first) < 0) this.#first.set(column, [rank, seq, index]);
     }
   }
-  if (contentOf) columns.push('content');
+
+  columns(withContent: boolean): string[] {
+    const extracted = [...this.#first.entries()]
+      .sort(([, a], [, b]) => compare(a, b))
+      .map(([column]) => column);
+    return [...CSV_FIXED_COLUMNS, ...extracted, ...(withContent ? ['content'] : [])];
+  }
+}
+
+function compare(a: readonly number[], b: readonly number[]): number {
+  return a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
+}
+
+function* csvChunks(
+  results: Iterable<Result>,
+  contentOf?: ContentOf,
+  given?: readonly string[],
+): Generator<string> {
+  let columns = given;
+  if (!columns) {
+    const all = [...results];
+    const gathered = new CsvColumns();
+    all.forEach((result, index) => {
+      gathered.see(result, index);
+    });
+    columns = gathered.columns(contentOf !== undefined);
+    results = all;
+  }
   const options = {
     record_delimiter: 'windows',
     // With a record delimiter given, csv-stringify quotes a lone \n or \r only when asked to.

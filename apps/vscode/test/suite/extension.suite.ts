@@ -553,6 +553,105 @@ export function defineExtensionSuite(): void {
       assert.ok(csv.includes(kettle), csv.slice(0, 400));
     });
 
+    test('Save Results… of a large run (450 pages: three pages of the results list) writes every one, with its content', async () => {
+      // A site of its own, each page linking four more, answering at once: a deep crawl of 450 pages.
+      const site = http.createServer((request, response) => {
+        const page = Number(/\/t\/(\d+)/.exec(request.url ?? '')?.[1] ?? 0);
+        const links = [1, 2, 3, 4].map((k) => `<a href="/t/${page * 4 + k}">page ${page * 4 + k}</a>`);
+        const text = `<p>Page ${page} says: ${'tree, "quoted", text '.repeat(40)}</p>`;
+        response.writeHead(request.url === '/robots.txt' ? 404 : 200, { 'content-type': 'text/html' });
+        response.end(
+          `<title>Tree page ${page}</title><h1>Tree page ${page}</h1>${text}<p>${links.join(' ')}</p>`,
+        );
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      try {
+        const run = await client.runs.start({
+          type: 'deep-crawl',
+          url: `${siteUrl}/t/0`,
+          limit: 450,
+          max_depth: 6,
+          use_sitemap: false,
+        });
+        const done = await waitFor(
+          'the deep crawl to end',
+          async () => {
+            const current = await client.runs.get(run.id);
+            return isTerminalStatus(current.status) ? current : undefined;
+          },
+          240_000,
+        );
+        assert.equal(done.stats?.succeeded, 450);
+        // What the service lists, read here page by page with the contents.
+        const listed: { url?: string | undefined; content?: unknown }[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.runs.resultsPage(run.id, { limit: 200, cursor, content: 'markdown' });
+          listed.push(...page.data);
+          cursor = page.next_cursor ?? undefined;
+        } while (cursor);
+        assert.equal(listed.length, 450);
+
+        const folder = vscode.workspace.workspaceFolders![0]!.uri;
+        const jsonlUri = vscode.Uri.joinPath(folder, `large-${run.id}.jsonl`);
+        const saved = await vscode.commands.executeCommand<{ count: number } | undefined>(
+          'webdata.run.saveResults',
+          run.id,
+          { format: 'jsonl', uri: jsonlUri.toString() },
+        );
+        assert.equal(saved?.count, 450);
+        const records = new TextDecoder()
+          .decode(await vscode.workspace.fs.readFile(jsonlUri))
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { url: string; run_id: string; content?: unknown });
+        // A deep crawl was given no URLs to order by: the service's order, every page once, each with its Markdown.
+        assert.deepEqual(
+          records.map((record) => record.url),
+          listed.map((result) => result.url),
+        );
+        assert.equal(new Set(records.map((record) => record.url)).size, 450);
+        assert.deepEqual(
+          records.map((record) => record.content),
+          listed.map((result) => result.content),
+        );
+        assert.ok(records.every((record) => record.run_id === run.id));
+        assert.match(String(records[0]?.content), /# Tree page 0/);
+
+        const csvUri = vscode.Uri.joinPath(folder, `large-${run.id}.csv`);
+        await vscode.commands.executeCommand('webdata.run.saveResults', run.id, {
+          format: 'csv',
+          uri: csvUri.toString(),
+        });
+        const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+          await vscode.workspace.fs.readFile(csvUri),
+        );
+        assert.ok(csv.startsWith('\uFEFFurl,status,title,error,content\r\n'), csv.slice(0, 80));
+        // Every page a row (quoted contents hold line breaks: count the rows by their start).
+        const rows = csv.split('\r\n').filter((line) => line.startsWith(`${siteUrl}/t/`));
+        assert.equal(rows.length, 450);
+        assert.deepEqual(
+          rows.map((row) => row.slice(0, row.indexOf(','))),
+          listed.map((result) => result.url),
+        );
+        // Nothing left beside the files: each was written beside itself and renamed.
+        const names = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+        assert.deepEqual(names.filter((name) => name.includes(run.id)).sort(), [
+          `large-${run.id}.csv`,
+          `large-${run.id}.jsonl`,
+        ]);
+        assert.deepEqual(
+          names.filter((name) => name.endsWith('.part')),
+          [],
+        );
+        await client.runs.delete(run.id);
+      } finally {
+        site.closeAllConnections();
+        await new Promise((resolve) => site.close(resolve));
+      }
+    });
+
     test('Open All Results of many pages, answered Go to Result…, opens the pick of that run instead of tabs', async () => {
       // Eleven pages: more than Open All Results opens without asking.
       const urls = Array.from({ length: 11 }, (_, index) => `${env.site}/product/chair?copy=${index}`);
