@@ -2,6 +2,7 @@ import { BehaviorSubject, map, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection.js';
 import { stateAfter } from './connection/connection-state.js';
+import { OutageWatch, serviceAnswers } from './connection/outage-watch.js';
 import { ResultContentProvider } from './documents/result-content-provider.js';
 import { RunDetailsDocuments } from './documents/run-details-document.js';
 import { ScreenshotFiles } from './documents/screenshot-files.js';
@@ -17,7 +18,8 @@ import type { RunsNode } from './tree/runs-tree-model.js';
 import { RunsTreeModel } from './tree/runs-tree-model.js';
 import { RunsTreeProvider } from './tree/runs-tree-provider.js';
 import { KeyStatus } from './ui/key-status.js';
-import { Log } from './ui/log.js';
+import { describeError, Log } from './ui/log.js';
+import { OutageStatus } from './ui/outage-status.js';
 import { runsViewActions, runsViewMessage } from './ui/runs-view-message.js';
 import { RunsStatusBar } from './ui/status-bar.js';
 import { followKeyStep } from './ui/walkthrough-key-step.js';
@@ -51,6 +53,31 @@ export async function makeServices(
   const live = new LiveRuns(store, loader, liveOptions());
   const started = new StartedRuns();
   const statusBar = new RunsStatusBar(store, started);
+  // While the service does not answer: /healthz now and then (2 s, backing off to 30 s); once it
+  // answers, one small request with the key moves the connection on, and the view lists again.
+  const outageWatch = new OutageWatch(connection.state$, {
+    check: () => serviceAnswers(connection.baseUrl),
+    confirm: async () => {
+      if (!connection.hasClient()) return;
+      try {
+        await connection.client().runs.list({ limit: 1 });
+      } catch (error) {
+        connection.reportFailure(error);
+        return;
+      }
+      log.info(`the Web Data service at ${connection.baseUrl} answers again`);
+      connection.reportSuccess();
+      // What the outage left stale: the listing (failed, or its runs old) and the runs in flight.
+      store.relist();
+      provider.redrawAll();
+      live.refreshSoon();
+    },
+    onCheck: (answered, error) =>
+      log.info(
+        `${connection.baseUrl}/healthz ${answered ? 'answers' : `does not answer${error ? ` (${describeError(error)})` : ''}`}`,
+      ),
+  });
+  const outage = new OutageStatus(connection.state$, outageWatch, () => connection.baseUrl);
   const services: Services = {
     context,
     log,
@@ -63,6 +90,8 @@ export async function makeServices(
     started,
     statusBar,
     keyStatus: new KeyStatus(connection.keyVerdict$, () => connection.baseUrl),
+    outage,
+    outageWatch,
     screenshots: new ScreenshotFiles(context.globalStorageUri, connection, log),
     searchHits: new SearchHitDocuments(),
     runDetails: new RunDetailsDocuments(connection, store),
@@ -121,9 +150,15 @@ export async function makeServices(
       connection.reportFailure(error);
     }),
     live.answered$.subscribe(() => connection.reportSuccess()),
-    // An action refused with the key (401): the view and the status bar say so, until a key is taken.
-    log.failures$.subscribe((error) => {
-      if (stateAfter(error) === 'unauthorized') connection.reportFailure(error);
+    // An action refused with the key (401), or finding no service: the view and the status bar say so,
+    // until a key is taken or the service is back. An action's own message said so already: no warning more.
+    log.failures$.subscribe(({ error, shown }) => {
+      const state = stateAfter(error);
+      if (state === 'unauthorized') connection.reportFailure(error);
+      if (state === 'unreachable') {
+        if (shown) outage.quietly(() => connection.reportFailure(error));
+        else connection.reportFailure(error);
+      }
     }),
   ];
 
@@ -141,6 +176,8 @@ export async function makeServices(
     provider,
     statusBar,
     services.keyStatus,
+    outage,
+    outageWatch,
     services.searchHits,
     services.runDetails,
     new ResultContentProvider(connection, log),

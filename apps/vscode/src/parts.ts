@@ -8,6 +8,7 @@
  * turns those imports into a `require` of this file.
  */
 export { cancelRun } from './commands/cancel-run.js';
+export { checkService } from './commands/check-service.js';
 export { clearApiKey } from './commands/clear-api-key.js';
 export { clearFilter } from './commands/clear-filter.js';
 export { copyResultUrl } from './commands/copy-result-url.js';

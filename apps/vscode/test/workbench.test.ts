@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createClient } from '@webdata/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExtension } from './harness/build-extension.js';
@@ -217,4 +218,61 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     expect(saved[0]).toBe('\uFEFFurl,status,title,error,data.name,data.price');
     expect(saved.slice(1, 3).map((line) => line.split(',')[4])).toEqual(['Brass Desk Lamp', 'Enamel Kettle']);
   }, 300_000);
+
+  it('says in the status bar that the service is down while it is, and refreshes the view when it is back', async (context) => {
+    context.onTestFailed(() =>
+      page.screenshot({ path: join(SCREENSHOTS, 'failed-outage.png') }).then(() => undefined),
+    );
+    const view = page.locator('[id="workbench.view.extension.webdata"]');
+    const rows = view.locator('.monaco-list-row');
+    const toasts = page.locator('.notifications-toasts .notification-toast');
+    // The view's own refresh of the list once an hour: only the extension's health checks can bring it back.
+    const settingsFile = join(environment.scratch, 'code-server', 'user-data', 'User', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({ ...settings, 'webdata.runs.refreshIntervalSeconds': 3600 }, null, 2),
+    );
+    await expect.poll(() => view.textContent(), { timeout: 30_000 }).toContain('Connected to');
+    expect(await rows.filter({ hasText: 'Crawl' }).count()).toBe(0);
+    await page.waitForTimeout(2_000);
+
+    // The service stops; the view's Refresh finds it gone.
+    await environment.stopServer();
+    await runCommand(page, 'Web Data: Refresh Runs');
+    const unreachable = page.locator('.statusbar-item', { hasText: 'service unreachable' });
+    await unreachable.waitFor({ timeout: 30_000 });
+    await expect.poll(() => view.textContent(), { timeout: 10_000 }).toContain('Lost the connection');
+    // Said once as it goes down, as a warning (VS Code hides it after a while), never as an error (it
+    // keeps one with buttons on screen until it is closed: "does not answer" stayed up once it was back).
+    const wentDown = toasts.filter({ hasText: 'stopped answering' });
+    await wentDown.waitFor({ timeout: 10_000 });
+    expect(await wentDown.locator('.codicon-warning').count()).toBe(1);
+    expect(await toasts.filter({ has: page.locator('.codicon-error') }).count()).toBe(0);
+    // Its tooltip names the address and what to do.
+    await unreachable.hover();
+    const tooltip = page.locator('.monaco-hover, .workbench-hover', {
+      hasText: 'No Web Data service answers',
+    });
+    await tooltip.first().waitFor({ timeout: 10_000 });
+    expect(await tooltip.first().textContent()).toContain(environment.server.url);
+    await shoot('service-unreachable');
+    await page.mouse.move(700, 300);
+
+    // Back on the same port, with the same data; a run started elsewhere meanwhile.
+    await page.waitForTimeout(3_000);
+    await environment.startServerAgain();
+    const client = createClient({ baseUrl: environment.server.url, apiKey: environment.server.apiKey });
+    try {
+      await client.runs.start({ type: 'crawl', urls: [`${environment.site.url}/product/chair`] });
+    } finally {
+      await client.close();
+    }
+    // The item goes, the view says it is connected and lists the new run, with nobody refreshing.
+    await unreachable.waitFor({ state: 'hidden', timeout: 45_000 });
+    await expect.poll(() => view.textContent(), { timeout: 10_000 }).toContain('Connected to');
+    await rows.filter({ hasText: 'Crawl' }).first().waitFor({ timeout: 10_000 });
+    expect(await toasts.filter({ has: page.locator('.codicon-error') }).count()).toBe(0);
+    await shoot('service-back');
+  }, 180_000);
 });

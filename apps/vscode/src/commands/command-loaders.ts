@@ -17,6 +17,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
   { id: 'webdata.clearApiKey', load: async () => (await import('../parts.js')).clearApiKey },
   { id: 'webdata.openSettings', load: async () => (await import('../parts.js')).openSettings },
   { id: 'webdata.showLog', load: async () => (await import('../parts.js')).showLog },
+  { id: 'webdata.checkService', load: async () => (await import('../parts.js')).checkService },
   { id: 'webdata.extractFromUrls', load: async () => (await import('../parts.js')).extractFromUrls },
   { id: 'webdata.extractFromUrl', load: async () => (await import('../parts.js')).extractFromUrl },
   { id: 'webdata.crawlUrls', load: async () => (await import('../parts.js')).crawlUrls },

@@ -2,15 +2,21 @@ import type { Logger } from '@webdata/core';
 import { type Observable, Subject } from 'rxjs';
 import * as vscode from 'vscode';
 
+/** An error logged, and whether a message on screen says it too. */
+export interface LoggedFailure {
+  error: unknown;
+  shown: boolean;
+}
+
 /**
  * The "Web Data" output channel. Every request failure, run started and
  * action taken is written here; error messages offer "Show log" to open it.
  */
 export class Log implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
-  readonly #failures = new Subject<unknown>();
+  readonly #failures = new Subject<LoggedFailure>();
   /** Every error logged with {@link error} (a failed request, a failed action), as it is logged. */
-  readonly failures$: Observable<unknown> = this.#failures.asObservable();
+  readonly failures$: Observable<LoggedFailure> = this.#failures.asObservable();
 
   constructor() {
     this.channel = vscode.window.createOutputChannel('Web Data', { log: true });
@@ -24,9 +30,10 @@ export class Log implements vscode.Disposable {
     this.channel.warn(message);
   }
 
-  error(message: string, error?: unknown): void {
+  /** Logs a failure; `shown`: a message on screen says it too (see {@link showError}). */
+  error(message: string, error?: unknown, options: { shown?: boolean } = {}): void {
     this.channel.error(error === undefined ? message : `${message}: ${describeError(error)}`);
-    if (error !== undefined) this.#failures.next(error);
+    if (error !== undefined) this.#failures.next({ error, shown: options.shown ?? false });
   }
 
   /** The client's logger: its debug and warning lines go to this channel (the client never logs the key). */

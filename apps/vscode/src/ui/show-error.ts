@@ -21,7 +21,7 @@ const SHOW_LOG = 'Show Log';
 export async function showError(log: Log, what: string, error: unknown): Promise<void> {
   // A load the connection outran (the address or key changed meanwhile): nothing went wrong now.
   if (error instanceof StaleLoadError) return log.info(`${what}: ${error.message}`);
-  log.error(what, error);
+  log.error(what, error, { shown: true });
   const actions: string[] = [];
   if (
     error instanceof AuthenticationError ||
@@ -34,10 +34,11 @@ export async function showError(log: Log, what: string, error: unknown): Promise
   actions.push(SHOW_LOG);
   const message = `${what}: ${explain(error)}`;
   // An error notification with buttons stays on screen until closed (VS Code makes it sticky), and one
-  // saying the key was refused, or that none is set, stayed up after a good key was set. Said as a
-  // warning, it hides after a while; the status bar and the Runs view say it exactly as long as it is so.
+  // saying the key was refused, or that none is set, stayed up after a good key was set; one saying the
+  // service does not answer stayed up after it was back. Said as a warning, it hides after a while; the
+  // status bar and the Runs view say it exactly as long as it is so.
   const chosen =
-    error instanceof RateLimitError || actions.includes(SET_KEY)
+    error instanceof RateLimitError || actions.includes(SET_KEY) || stateAfter(error) === 'unreachable'
       ? await vscode.window.showWarningMessage(message, ...actions)
       : await vscode.window.showErrorMessage(message, ...actions);
   if (chosen === SET_KEY) await vscode.commands.executeCommand('webdata.setApiKey');
@@ -48,7 +49,8 @@ export async function showError(log: Log, what: string, error: unknown): Promise
 /** What went wrong, in words for the message: the service's own message, and the first detail of a 400. */
 function explain(error: unknown): string {
   if (error instanceof AuthenticationError) return 'the service refused the API key (401).';
-  if (stateAfter(error) === 'unreachable') return `the service does not answer (${describeError(error)}).`;
+  if (stateAfter(error) === 'unreachable')
+    return `the service does not answer (${describeError(error)}). The status bar says when it is back.`;
   if (error instanceof RequestValidationError) return error.message;
   if (error instanceof ApiError) {
     const detail = error.details?.[0] as { path?: unknown; message?: unknown } | undefined;

@@ -20,6 +20,10 @@ export interface TestEnvironment {
   scratch: string;
   /** Passed to VS Code's extension host: where the suite finds the server, the key and the site. */
   env: Record<string, string>;
+  /** Stops the server (its data kept), as a service going down. */
+  stopServer(): Promise<void>;
+  /** Starts the server again on the same port with the same data (its keys still good): `server` is then the new one. */
+  startServerAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,20 +45,22 @@ export async function startEnvironment(
   const { startServer } = (await import(specifier)) as {
     startServer(options: Record<string, unknown>): Promise<RealServer>;
   };
-  const server = await startServer({
+  const serverOptions = {
     dataDir: join(scratch, 'server-data'),
     allowPrivateNetworks: true,
     logLevel: 'silent',
     port: 0,
     ...options.server,
-  });
+  };
+  let server = await startServer(serverOptions);
+  let stopped = false;
   const workspace = join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });
   for (const name of readdirSync(FIXTURES)) {
     const text = readFileSync(new URL(name, FIXTURES), 'utf8').replaceAll('{{SITE}}', site.url);
     writeFileSync(join(workspace, name), text);
   }
-  return {
+  const environment: TestEnvironment = {
     server,
     site,
     workspace,
@@ -65,11 +71,25 @@ export async function startEnvironment(
       WEBDATA_TEST_SITE_URL: site.url,
       WEBDATA_TEST_WORKSPACE: workspace,
     },
+    stopServer: async () => {
+      stopped = true;
+      await server.close();
+    },
+    startServerAgain: async () => {
+      const { port } = new URL(server.url);
+      const apiKey = server.apiKey;
+      const again = await startServer({ ...serverOptions, port: Number(port) });
+      // The key the extension holds: the same data, so still good.
+      server = { ...again, apiKey };
+      environment.server = server;
+      stopped = false;
+    },
     close: async () => {
       site.release();
-      await server.close();
+      if (!stopped) await server.close();
       await site.close();
       rmSync(scratch, { recursive: true, force: true });
     },
   };
+  return environment;
 }

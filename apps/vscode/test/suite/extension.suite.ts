@@ -1173,6 +1173,11 @@ export function defineExtensionSuite(): void {
         );
         assert.equal(services.connection.state, 'unreachable');
         assert.equal(services.treeView.message, `Lost the connection to ${proxy.url}: retrying…`);
+        // The status bar says it too, and /healthz is checked after 2 s (backing off) until it answers.
+        assert.equal(services.outage.visible, true);
+        const since = services.outageWatch.outage?.since ?? 0;
+        await waitFor('a /healthz check', () => (services.outageWatch.outage?.checks ?? 0) >= 1, 10_000);
+        assert.ok(Date.now() - since >= 1_900, 'checked before 2 s');
       } finally {
         await proxy.close();
         await vscode.workspace
@@ -1184,6 +1189,7 @@ export function defineExtensionSuite(): void {
           ? true
           : undefined,
       );
+      assert.equal(services.outage.visible, false);
     });
 
     test('with no service at the address and no run listed, the view names the address in full and offers what to do', async () => {
