@@ -9,6 +9,7 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
     commands: { command: string; title: string }[];
     viewsWelcome: { contents: string }[];
     menus: { commandPalette: { command: string; when: string }[] };
+    keybindings: { command: string; key: string; mac?: string; when: string; args?: unknown }[];
     walkthroughs: {
       id: string;
       steps: { id: string; title: string; description: string; completionEvents?: string[] }[];
@@ -104,5 +105,22 @@ describe('command titles', () => {
       .filter(({ id, asks }) => titles.get(id!)?.endsWith('…') !== asks)
       .map(({ id, asks }) => `${titles.get(id!)} (${id}) ${asks ? 'asks' : 'asks nothing'}`);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('the Runs view from the keyboard', () => {
+  const binding = (command: string) =>
+    manifest.contributes.keybindings.find((each) => each.command === command);
+
+  it('binds Enter (open the row) and Delete (delete its run, after asking) in the Runs view, not in its filter box', () => {
+    expect(binding('webdata.runs.openRow')?.key).toBe('enter');
+    expect(binding('webdata.run.delete')).toMatchObject({ key: 'delete', mac: 'cmd+backspace' });
+    for (const command of ['webdata.runs.openRow', 'webdata.run.delete']) {
+      const when = binding(command)?.when ?? '';
+      expect(when.split(' && ').sort()).toEqual(['!inputFocus', 'focusedView == webdata.runs', 'listFocus']);
+      // VS Code's extension host hands the command the row with the focus for this argument (a
+      // keybinding's `when` has no `viewItem`): the command checks what kind of row it is.
+      expect(binding(command)?.args).toEqual({ $treeViewId: 'webdata.runs', $focusedTreeItem: true });
+    }
   });
 });

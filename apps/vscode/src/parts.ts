@@ -25,6 +25,7 @@ export { loadMore } from './commands/load-more.js';
 export { openAllResults } from './commands/open-all-results.js';
 export { openResult } from './commands/open-result.js';
 export { openResultPage } from './commands/open-result-page.js';
+export { openRow } from './commands/open-row.js';
 export { openScreenshot } from './commands/open-screenshot.js';
 export { openSettings } from './commands/open-settings.js';
 export { refreshRun } from './commands/refresh-run.js';

@@ -275,4 +275,62 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     expect(await toasts.filter({ has: page.locator('.codicon-error') }).count()).toBe(0);
     await shoot('service-back');
   }, 180_000);
+
+  it('works from the keyboard in the Runs view: Enter opens a result or a run, Delete deletes a run after asking', async (context) => {
+    context.onTestFailed(() =>
+      page.screenshot({ path: join(SCREENSHOTS, 'failed-keyboard.png') }).then(() => undefined),
+    );
+    const view = page.locator('[id="workbench.view.extension.webdata"]');
+    const rows = view.locator('.monaco-list-row');
+    const focused = view.locator('.monaco-list-row.focused');
+    const tabs = page.locator('.tabs-container .tab');
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    /** Moves the view's focus (and with it its selection) with the arrow keys to the row showing `text`. */
+    const moveTo = async (text: string) => {
+      await runCommand(page, 'Web Data: Focus on Runs View');
+      await focused.first().waitFor({ timeout: 10_000 });
+      for (const key of ['Home', ...Array<string>(10).fill('ArrowDown')]) {
+        if (key !== 'Home' && ((await focused.first().textContent()) ?? '').includes(text)) return;
+        await page.keyboard.press(key);
+        await page.waitForTimeout(200);
+      }
+      throw new Error(`no row showing ${text} (focused: ${await focused.first().textContent()})`);
+    };
+    await runCommand(page, 'View: Close All Editors');
+    await expect.poll(() => tabs.count()).toBe(0);
+
+    // Enter on a result opens it (VS Code runs a row's command on Enter).
+    await moveTo('Brass Desk Lamp');
+    await page.keyboard.press('Enter');
+    await tabs.filter({ hasText: 'Brass Desk Lamp.json' }).waitFor({ timeout: 30_000 });
+
+    // Enter on a run opens its details (VS Code's own Enter only folds it).
+    await moveTo('Extract');
+    const expanded = await focused.first().getAttribute('aria-expanded');
+    await page.keyboard.press('Enter');
+    await tabs.filter({ hasText: '.md' }).first().waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => normaliseSpaces((await editor.textContent()) ?? ''), { timeout: 30_000 })
+      .toContain('the product name and price');
+    expect(await rows.filter({ hasText: 'Extract' }).first().getAttribute('aria-expanded')).toBe(expanded);
+    await shoot('enter-opens-run-details');
+
+    // Delete on a run asks first (the same question as the menu's Delete Run…), then deletes it.
+    await moveTo('Crawl');
+    await page.keyboard.press('Delete');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Delete Crawl' });
+    await dialog.waitFor({ timeout: 10_000 });
+    await shoot('delete-asks');
+    await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
+    await expect.poll(() => rows.filter({ hasText: 'Crawl' }).count(), { timeout: 30_000 }).toBe(0);
+    // The run below it has the focus; on the result below that, Delete deletes nothing and asks nothing.
+    await expect.poll(() => focused.first().textContent(), { timeout: 10_000 }).toContain('Extract');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused.first().textContent(), { timeout: 10_000 }).toContain('Brass Desk Lamp');
+    await page.keyboard.press('Delete');
+    await page.waitForTimeout(1_000);
+    expect(await page.locator('.monaco-dialog-box').count()).toBe(0);
+    expect(await rows.filter({ hasText: 'Extract' }).count()).toBe(1);
+    await shoot('deleted-from-the-keyboard');
+  }, 180_000);
 });

@@ -27,6 +27,7 @@ export const COMMAND_LOADERS: readonly CommandLoader[] = [
     load: async () => (await import('../parts.js')).searchCollection,
   },
   { id: 'webdata.runs.refresh', load: async () => (await import('../parts.js')).refreshRuns },
+  { id: 'webdata.runs.openRow', load: async () => (await import('../parts.js')).openRow },
   {
     id: 'webdata.runs.filterByStatus',
     load: async () => (await import('../parts.js')).filterByStatus,

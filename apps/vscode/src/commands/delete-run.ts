@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { deleteQuestion } from '../runs/run-summary.js';
 import type { Command } from '../services.js';
 import { keepPlace } from '../tree/keep-place.js';
-import { runIdOf } from '../tree/node-argument.js';
+import { givenOrSelected, isNode, runIdOf } from '../tree/node-argument.js';
 import { showError } from '../ui/show-error.js';
 
 /**
@@ -14,7 +14,10 @@ import { showError } from '../ui/show-error.js';
  */
 export const deleteRun: Command = {
   id: 'webdata.run.delete',
-  async run({ connection, store, log, model, treeView }, node?: unknown, options?: unknown) {
+  async run({ connection, store, log, model, treeView }, given?: unknown, options?: unknown) {
+    // The Delete key: the row with the focus, which may be a result (whose run is not deleted so).
+    const node = givenOrSelected(given, treeView);
+    if (isNode(node) && node.kind !== 'run') return false;
     const runId = runIdOf(node);
     if (!runId) return false;
     const ask = (options as { confirm?: unknown } | undefined)?.confirm !== false;

@@ -17,6 +17,28 @@ export function resultOf(arg: unknown): { runId: string; resultId: string } | un
   return typeof runId === 'string' && typeof resultId === 'string' ? { runId, resultId } : undefined;
 }
 
-function isNode(arg: unknown): arg is RunsNode {
+/**
+ * The node a command of the Runs view acts on: the one it was given (a menu, a click, a test); from a
+ * keybinding (package.json's `keybindings` pass `{ $treeViewId, $focusedTreeItem }`, which VS Code's
+ * extension host turns into the row that has the focus), that row; given nothing else, the row
+ * selected, when one is. VS Code gives a keybinding's `when` no `viewItem` (menus only), so the
+ * command itself checks what kind of row it got. `undefined` when there is none.
+ */
+export function givenOrSelected(
+  arg: unknown,
+  treeView: { readonly selection: readonly RunsNode[] },
+): unknown {
+  if (typeof arg === 'string' || isNode(arg)) return arg;
+  if (arg !== undefined && arg !== null && !isFocusedItemArgument(arg)) return arg;
+  return treeView.selection.length === 1 ? treeView.selection[0] : undefined;
+}
+
+/** The keybinding's argument as VS Code passes it when it does not turn it into the focused row. */
+function isFocusedItemArgument(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && '$treeViewId' in arg;
+}
+
+/** Whether `arg` is a row of the Runs view. */
+export function isNode(arg: unknown): arg is RunsNode {
   return typeof arg === 'object' && arg !== null && 'kind' in arg && 'id' in arg;
 }

@@ -277,4 +277,42 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     });
     expect(model.actionNodes([action])[0]).toBe(row);
   });
+
+  it('says what Enter opens on each row: a run its details, a result it, a failed one why, Load more…, an action', () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({ data: [finished(makeRun('run_r'))], next_cursor: 'c1' });
+    const [run, moreRuns] = model.roots();
+    store.setResults(
+      'run_r',
+      {
+        data: [
+          makeResult('run_r', 'res_1', { has_screenshot: true }),
+          makeResult('run_r', 'res_2', {
+            status: 'failed',
+            error: { code: 'http_error', message: 'HTTP 404' },
+          }),
+        ],
+        next_cursor: null,
+      },
+      false,
+    );
+    const [ok, failed] = model.children(run!);
+    const [screenshot] = model.children(ok!);
+    const [action] = model.actionNodes([
+      { label: 'Try Again', icon: 'refresh', command: 'webdata.runs.refresh' },
+    ]);
+    expect(model.openCommand(run!)).toEqual({ id: 'webdata.run.showDetails', args: [run] });
+    expect(model.openCommand(ok!)).toEqual({ id: 'webdata.result.open', args: [ok] });
+    expect(model.openCommand(failed!)).toEqual({ id: 'webdata.result.showFailure', args: [failed] });
+    expect(model.openCommand(screenshot!)).toEqual({
+      id: 'webdata.result.openScreenshot',
+      args: [screenshot],
+    });
+    expect(model.openCommand(moreRuns!)).toEqual({ id: 'webdata.loadMore', args: [moreRuns] });
+    expect(model.openCommand(action!)).toEqual({ id: 'webdata.runs.refresh', args: [] });
+    store.setResults('run_r', { data: [], next_cursor: null }, false);
+    const [message] = model.children(run!);
+    expect(message?.kind).toBe('message');
+    expect(model.openCommand(message!)).toBeUndefined();
+  });
 });

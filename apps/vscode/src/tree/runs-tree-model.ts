@@ -138,6 +138,18 @@ export class RunsTreeModel {
     return nodes;
   }
 
+  /**
+   * What Enter opens on a row (the `webdata.runs.openRow` keybinding): a run's details; on any other
+   * row, what a click runs (a result opens, a failed one says why, Load more…, an action's command),
+   * with the node as its argument but for an action's; nothing on a message.
+   */
+  openCommand(node: RunsNode): { id: string; args: unknown[] } | undefined {
+    if (node.kind === 'run') return { id: 'webdata.run.showDetails', args: [node] };
+    const command = this.view(node, Date.now()).command;
+    if (!command) return undefined;
+    return { id: command.id, args: node.kind === 'action' ? [] : [node] };
+  }
+
   /** How a node is drawn at time `now` (for the relative times). */
   view(node: RunsNode, now: number): NodeView {
     switch (node.kind) {
