@@ -553,7 +553,9 @@ export function defineExtensionSuite(): void {
       assert.ok(csv.includes(kettle), csv.slice(0, 400));
     });
 
-    test('Save Results… of a large run (450 pages: three pages of the results list) writes every one, with its content', async () => {
+    test('Save Results… of a large run (450 pages: three pages of the results list) writes every one, with its content', async function () {
+      // The deep crawl takes a while on a loaded machine.
+      this.timeout(300_000);
       // A site of its own, each page linking four more, answering at once: a deep crawl of 450 pages.
       const site = http.createServer((request, response) => {
         const page = Number(/\/t\/(\d+)/.exec(request.url ?? '')?.[1] ?? 0);
