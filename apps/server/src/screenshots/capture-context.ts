@@ -41,6 +41,8 @@ export class CaptureContext {
   private idleTabs: Page[] = [];
   /** Tabs this opened for captures; any other page of the context is a popup the page opened. */
   private readonly ownTabs = new WeakSet<Page>();
+  /** Tabs whose renderer died (Playwright's 'crash'): never handed out again. */
+  private readonly crashedTabs = new WeakSet<Page>();
   /** `newPage` calls in flight: their tab's `page` event comes before the call settles. */
   private readonly tabsOpening = new Set<Promise<unknown>>();
   /** Popups closed so far (window.open, target=_blank). */
@@ -98,10 +100,18 @@ export class CaptureContext {
   async takeTab(browser: Browser): Promise<{ tab: Page; context: BrowserContext }> {
     const context = await this.openOn(browser);
     for (let tab = this.idleTabs.pop(); tab; tab = this.idleTabs.pop()) {
-      if (!tab.isClosed()) return { tab, context };
+      if (tab.isClosed()) continue;
+      // Its renderer died while it waited (stopped by the memory guard, or crashed): a crashed
+      // tab is not closed, but every call on it fails.
+      if (this.crashedTabs.has(tab)) {
+        void tab.close().catch(() => undefined);
+        continue;
+      }
+      return { tab, context };
     }
     const opening = context.newPage().then((tab) => {
       this.ownTabs.add(tab);
+      tab.once('crash', () => this.crashedTabs.add(tab));
       return tab;
     });
     const settled = opening.then(

@@ -3,7 +3,11 @@ import { type BrowserProcess, RendererMemoryGuard, readResidentBytes } from './r
 
 const MB = 1024 * 1024;
 
-function guardOver(processes: BrowserProcess[], resident: Record<number, number | undefined>) {
+function guardOver(
+  processes: BrowserProcess[],
+  resident: Record<number, number | undefined>,
+  busy: () => boolean = () => true,
+) {
   const killed: number[] = [];
   let looks = 0;
   const guard = new RendererMemoryGuard({
@@ -12,6 +16,7 @@ function guardOver(processes: BrowserProcess[], resident: Record<number, number 
       looks++;
       return processes;
     },
+    busy,
     readResident: async (pid) => resident[pid],
     kill: (pid) => killed.push(pid),
     intervalMs: 5,
@@ -40,6 +45,7 @@ describe('RendererMemoryGuard', () => {
     const guard = new RendererMemoryGuard({
       limitBytes: MB,
       listProcesses: () => Promise.reject(new Error('browser gone')),
+      busy: () => true,
       kill: () => {
         throw new Error('nothing may be stopped');
       },
@@ -48,19 +54,25 @@ describe('RendererMemoryGuard', () => {
     expect(guard.stoppedRenderers).toBe(0);
   });
 
-  it('looks only while a capture is in flight', async () => {
-    const { guard, looks } = guardOver([], {});
-    guard.enter();
-    guard.enter();
+  it('looks from watch() for as long as the service is busy, then stops until watched again', async () => {
+    let busy = true;
+    const { guard, looks } = guardOver([], {}, () => busy);
+    guard.watch();
+    guard.watch(); // one timer, however often watched
     await new Promise((resolve) => setTimeout(resolve, 60));
-    guard.leave();
+    const whileBusy = looks();
+    expect(whileBusy).toBeGreaterThan(0);
+    expect(whileBusy).toBeLessThanOrEqual(13); // one look per 5 ms tick at most, not two
+    busy = false;
     await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(looks()).toBeGreaterThan(0); // one capture still in flight
-    guard.leave();
-    await new Promise((resolve) => setTimeout(resolve, 20)); // a look begun before the last leave ends
-    const afterLeave = looks();
+    const afterIdle = looks();
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(looks()).toBe(afterLeave);
+    expect(looks()).toBe(afterIdle);
+    busy = true;
+    guard.watch();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(looks()).toBeGreaterThan(afterIdle);
+    guard.stop();
   });
 
   it('reads this process’s resident memory from /proc, and nothing for a process that is not there', async () => {

@@ -31,6 +31,11 @@ export interface RendererMemoryGuardOptions {
   limitBytes: number;
   /** The browser's processes now. */
   listProcesses: () => Promise<readonly BrowserProcess[]>;
+  /**
+   * Whether a page may be running now: a capture in flight, or a tab kept open for a run's next
+   * capture (its page's scripts still run). The guard looks while this holds.
+   */
+  busy: () => boolean;
   /** Default {@link readResidentBytes}. */
   readResident?: ReadResidentBytes;
   /** Stops a process (default `SIGKILL`). */
@@ -41,7 +46,7 @@ export interface RendererMemoryGuardOptions {
 
 /**
  * Stops any renderer of the browser whose resident memory passes a limit,
- * looking every `intervalMs` while at least one capture is in flight.
+ * looking every `intervalMs` from {@link watch} for as long as `busy()` holds.
  *
  * Chromium has no memory limit of its own for a renderer: a page that fills
  * arrays took one to 2.4 GB within the page time limit, and a page filling
@@ -59,7 +64,6 @@ export class RendererMemoryGuard {
   private readonly readResident: ReadResidentBytes;
   private readonly kill: (pid: number) => void;
   private readonly intervalMs: number;
-  private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private looking = false;
 
@@ -69,19 +73,14 @@ export class RendererMemoryGuard {
     this.intervalMs = options.intervalMs ?? 250;
   }
 
-  /** A capture starts: look at the renderers until every capture has ended. */
-  enter(): void {
-    this.inFlight++;
-    if (!this.timer) {
-      this.timer = setInterval(() => void this.look(), this.intervalMs);
-      this.timer.unref();
-    }
-  }
-
-  /** A capture ended. */
-  leave(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    if (this.inFlight === 0) this.stop();
+  /** A capture starts: look at the renderers from now until `busy()` no longer holds. */
+  watch(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.options.busy()) void this.look();
+      else this.stop();
+    }, this.intervalMs);
+    this.timer.unref();
   }
 
   /** Stops looking (the browser closed). */

@@ -32,6 +32,8 @@ async function startFixture() {
   let pairedPeak = 0;
   let pairSeen = false;
   const pairedHeld: Array<() => void> = [];
+  /** Whether /late-hog pages may start filling memory (they ask /late-hog-go until they may). */
+  let lateHogGo = false;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -77,6 +79,20 @@ async function startFixture() {
       }
       case '/hang':
         return; // never answers
+      case '/late-hog':
+        // Renders at once, then, when the test says so (after its capture), fills memory as /hog
+        // does: the tab kept for the run's next capture still runs its page's scripts.
+        return html(`${PAGE}<script>const ask = setInterval(async () => {
+          if ((await (await fetch('/late-hog-go')).text()) !== 'go') return;
+          clearInterval(ask);
+          const held = [];
+          for (let i = 0; i < 96; i++) held.push(new Uint8Array(16 << 20).fill(i + 1));
+          for (;;) {}
+        }, 100);</script>`);
+      case '/late-hog-go':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(lateHogGo ? 'go' : 'wait');
+        return;
       case '/hog':
         // Fills 1.5 GB of ArrayBuffers (memory V8's heap limit does not count), then never yields:
         // the page never loads, and its renderer holds all of it until stopped.
@@ -163,6 +179,9 @@ async function startFixture() {
     hits: (path: string) => hits.get(path) ?? 0,
     pairedPeak: () => pairedPeak,
     cookies: () => [...cookies],
+    letLateHogsGo: () => {
+      lateHogGo = true;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -396,7 +415,8 @@ describe('ScreenshotService memory limit of a renderer', () => {
         allowPrivateNetworks: true,
         screenshotMemoryLimitMb: 400,
       }),
-      { networkIdleTimeoutMs: 600 },
+      // Long enough for the run's kept tab to fill memory after its capture ended.
+      { networkIdleTimeoutMs: 600, runContextIdleMs: 30_000 },
     );
   });
 
@@ -413,6 +433,24 @@ describe('ScreenshotService memory limit of a renderer', () => {
     expect(service.launches).toBe(1); // the browser carried on
     const png = await service.capture(site.url('/page'), { runKey: 'run-hog' });
     expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+  });
+
+  it("stops the renderer of a page that fills memory after its capture, in the tab kept for the run's next one", async () => {
+    const png = await service.capture(site.url('/late-hog'), { runKey: 'run-late-hog' });
+    expect(readPngSize(png)).toEqual({ width: 1280, height: 2000 });
+    const stopsBefore = service.memoryGuard.stoppedRenderers;
+    // The run's context keeps the tab, and its page still runs.
+    const kept = service.browserContexts
+      .flatMap((context) => context.pages())
+      .filter((page) => page.url().includes('/late-hog'));
+    expect(kept).toHaveLength(1);
+    const crashed = kept[0]!.waitForEvent('crash', { timeout: 20_000 });
+    site.letLateHogsGo();
+    await crashed;
+    expect(service.memoryGuard.stoppedRenderers).toBeGreaterThan(stopsBefore);
+    // The run's next capture gets a working tab (the crashed one is not handed out again).
+    const next = await service.capture(site.url('/page'), { runKey: 'run-late-hog' });
+    expect(readPngSize(next)).toEqual({ width: 1280, height: 2000 });
   });
 });
 

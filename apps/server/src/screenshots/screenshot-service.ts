@@ -197,10 +197,15 @@ export class ScreenshotService implements ScreenshotServiceLike {
   private readonly networkQuietMs: number;
   private readonly relaunchBackoffMs: number;
   private readonly measureScript: string;
-  /** Stops a renderer past `screenshotMemoryLimitMb` while captures are in flight. */
+  /**
+   * Stops a renderer past `screenshotMemoryLimitMb` while a capture is in flight or a run's context
+   * is open (its kept tabs' pages still run their scripts).
+   */
   readonly memoryGuard: RendererMemoryGuard;
   /** The browser's own DevTools session (its process list), opened on the guard's first look. */
   private browserDevtools: { browser: Browser; session: Promise<CDPSession> } | undefined;
+  /** Captures between their rendering slot and their end. */
+  private capturesInFlight = 0;
   /** Each tab's DevTools session, opened on its first screenshot and kept while the tab lives. */
   private readonly devtools = new WeakMap<Page, Promise<CDPSession>>();
   private browser: Browser | undefined;
@@ -224,6 +229,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
     this.memoryGuard = new RendererMemoryGuard({
       limitBytes: config.screenshotMemoryLimitMb * 1024 * 1024,
       listProcesses: () => this.browserProcesses(),
+      busy: () => this.capturesInFlight > 0 || this.openRunContexts > 0,
       readResident: options.readResident,
     });
   }
@@ -315,7 +321,8 @@ export class ScreenshotService implements ScreenshotServiceLike {
         throw cancelled();
       }
       this.stepMs.slot += performance.now() - waitedFrom;
-      this.memoryGuard.enter();
+      this.capturesInFlight++;
+      this.memoryGuard.watch();
       try {
         try {
           return await this.captureOnce(url, signal, timeoutMs, capturing);
@@ -326,7 +333,7 @@ export class ScreenshotService implements ScreenshotServiceLike {
           });
         }
       } finally {
-        this.memoryGuard.leave();
+        this.capturesInFlight--;
         release();
       }
     } finally {
