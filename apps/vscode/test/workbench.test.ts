@@ -9,6 +9,7 @@ import { ensureCodeServer } from './harness/code-server-install.js';
 import { startEnvironment, type TestEnvironment } from './harness/environment.js';
 import { packageExtension } from './harness/package-extension.js';
 import {
+  chooseMenuItem,
   launchBrowser,
   nextQuickInput,
   normaliseSpaces,
@@ -201,7 +202,7 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     // Save Results… from the run's context menu: the format, then VS Code's save dialog (in a browser
     // workbench, its own dialog: a path typed in the quick input).
     await run.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Save Results…' }).click();
+    await chooseMenuItem(page, 'Save Results…');
     await nextQuickInput(page, 'Save Results as');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'CSV' }).first().click();
     const target = join(environment.workspace, 'saved-from-the-menu.csv');

@@ -61,6 +61,26 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Chooses an item of the open context menu. A click right after the menu opened can be lost (seen
+ * in CI with the bundled headless Chromium: the item highlighted, the menu still open 30 s on), so
+ * the item is clicked again while the menu stays open; a click that took closes the menu at once.
+ */
+export async function chooseMenuItem(page: Page, label: string): Promise<void> {
+  const menu = page.locator('.context-view');
+  const item = page.locator('.context-view .action-label', { hasText: label });
+  for (let attempt = 1; ; attempt++) {
+    await item.click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      if (!(await item.isVisible())) return;
+    }
+  }
+}
+
 /** The quick input's text box, once it shows. */
 export async function quickInput(page: Page) {
   const input = page.locator('.quick-input-widget input.input');
