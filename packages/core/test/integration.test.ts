@@ -231,7 +231,11 @@ describe('the client against the real server', () => {
         urls: [`${held.url}/hold/w`, `${site.url}/c`],
       });
       await until(() => held.requests.includes('/hold/w'));
-      const late = await client.runs.wait(started.id, { deadlineMs: 200 }).catch((e: unknown) => e);
+      // The run stays held until release(), so a deadline of seconds still
+      // ends while it runs, and leaves its first poll time to answer on a
+      // loaded machine (at 200 ms the CI once timed out before any snapshot,
+      // and the error carried no run).
+      const late = await client.runs.wait(started.id, { deadlineMs: 2_000 }).catch((e: unknown) => e);
       expect(late).toBeInstanceOf(RunTimeoutError);
       expect((late as RunTimeoutError).run?.status).toBe('running');
       const mark = sent.length;
