@@ -311,7 +311,9 @@ describe('against a foreign-shaped server', () => {
       return { status: 200, body: foreignRun('run_t', 'running') };
     });
     const error = (await collectRun(
-      client.crawl({ urls: ['https://example.org/'] }, { deadlineMs: 200 }),
+      // 1 s, not less: the error carries the last snapshot, and on a loaded machine a
+      // shorter deadline can end before the first poll answers (the run is then 'queued').
+      client.crawl({ urls: ['https://example.org/'] }, { deadlineMs: 1_000 }),
     ).catch((e: unknown) => e)) as RunTimeoutError;
     expect(error).toBeInstanceOf(RunTimeoutError);
     expect(error.runId).toBe('run_t');
