@@ -5,12 +5,13 @@ import * as vscode from 'vscode';
 import { formatForRun } from '../documents/result-format.js';
 import { ReadCancelled, readResultsWithProgress } from '../export/read-all-results.js';
 import {
+  EXCEL_CELL_LIMIT,
   formatOfFileName,
   RESULTS_FORMATS,
   type ResultsFormat,
   resultsFileName,
 } from '../export/results-file.js';
-import { saveResultsFile } from '../export/save-results-file.js';
+import { type SavedFile, saveResultsFile } from '../export/save-results-file.js';
 import { progressText } from '../runs/run-summary.js';
 import type { Run } from '../runs/run-types.js';
 import type { Command, Services } from '../services.js';
@@ -24,6 +25,8 @@ export interface SavedResults {
   uri: vscode.Uri;
   format: ResultsFormat;
   count: number;
+  /** How many of a CSV's cells were cut to fit in Excel (32,767 characters a cell). */
+  cutCells: number;
 }
 
 /**
@@ -68,7 +71,7 @@ export const saveResults: Command = {
       // A crawl's pages carry their content (Markdown, or the format the run asked for first); an
       // extraction's data is already in its results.
       const content = run.type === 'extract' ? undefined : formatForRun(run);
-      const count = await vscode.window.withProgress(
+      const { count, cutCells } = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
           title: `Saving the results of ${label}`,
@@ -87,9 +90,15 @@ export const saveResults: Command = {
           }),
       );
       const where = uri.scheme === 'file' ? uri.fsPath : uri.toString();
-      log.info(`saved ${countOf(count, 'result')} of run ${run.id} to ${where} (${format})`);
-      void announce(uri, `Saved ${countOf(count, 'result')} of ${label} to ${basename(uri)}.`);
-      return { uri, format, count } satisfies SavedResults;
+      const cut = cutCells > 0 ? cutText(cutCells) : '';
+      log.info(
+        `saved ${countOf(count, 'result')} of run ${run.id} to ${where} (${format})${cut ? `; ${cut}` : ''}`,
+      );
+      void announce(
+        uri,
+        `Saved ${countOf(count, 'result')} of ${label} to ${basename(uri)}.${cut ? ` ${cut}` : ''}`,
+      );
+      return { uri, format, count, cutCells } satisfies SavedResults;
     } catch (error) {
       if (error instanceof ReadCancelled) {
         log.info(`saving the results of run ${runId} cancelled: nothing written`);
@@ -110,12 +119,12 @@ export const saveResults: Command = {
 async function saveTo(
   uri: vscode.Uri,
   options: Omit<Parameters<typeof saveResultsFile>[0], 'target'>,
-): Promise<number> {
+): Promise<SavedFile> {
   if (uri.scheme === 'file') return saveResultsFile({ ...options, target: uri.fsPath });
   const folder = await mkdtemp(join(tmpdir(), 'webdata-save-'));
   try {
     const local = join(folder, 'results');
-    const count = await saveResultsFile({ ...options, target: local });
+    const saved = await saveResultsFile({ ...options, target: local });
     const beside = uri.with({ path: `${uri.path}.${Date.now().toString(36)}.part` });
     await vscode.workspace.fs.copy(vscode.Uri.file(local), beside, { overwrite: true });
     try {
@@ -124,10 +133,16 @@ async function saveTo(
       await Promise.resolve(vscode.workspace.fs.delete(beside)).catch(() => undefined);
       throw error;
     }
-    return count;
+    return saved;
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** Says once, in the message that the file is saved, that cells were cut, where, and how to get them whole. */
+function cutText(cutCells: number): string {
+  const cells = cutCells === 1 ? 'One cell was' : `${cutCells.toLocaleString('en-US')} cells were`;
+  return `${cells} longer than Excel holds (${EXCEL_CELL_LIMIT.toLocaleString('en-US')} characters) and cut, ending with "[Cut here: …]"; JSON and JSON Lines keep them whole.`;
 }
 
 async function announce(uri: vscode.Uri, message: string): Promise<void> {

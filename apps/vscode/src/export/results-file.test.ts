@@ -1,45 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../test-support/csv.js';
 import { makeResult } from '../test-support/runs.js';
 import {
+  type CsvReport,
+  EXCEL_CELL_LIMIT,
+  fitCell,
   formatOfFileName,
   resultsCsv,
   resultsFileChunks,
   resultsFileName,
   resultsFileText,
 } from './results-file.js';
-
-/** Splits RFC 4180 text into records of fields (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(csv: string): string[][] {
-  // A byte-order mark is not part of the first field (as Excel reads it).
-  const text = csv.startsWith('\uFEFF') ? csv.slice(1) : csv;
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += char;
-  }
-  if (field !== '' || record.length > 0)
-    throw new Error(`text after the last CRLF: ${JSON.stringify(field)}`);
-  return records;
-}
 
 describe('resultsCsv', () => {
   it('writes one row a result: url, status, title, error, then the extracted fields flattened with dotted names', () => {
@@ -267,5 +238,61 @@ describe('a crawl saved with its content', () => {
   it('has no content field or column without contents (an extraction)', () => {
     expect(resultsFileText(results, 'jsonl')).not.toContain('"content"');
     expect(parseCsv(resultsFileText(results, 'csv'))[0]).toEqual(['url', 'status', 'title', 'error']);
+  });
+});
+
+describe('a CSV cell longer than Excel holds', () => {
+  const long = (length: number, start = 'x') => start + 'y'.repeat(length - start.length);
+
+  it('is cut to 32,767 characters, ending with a line that says so and how long it was; the rows stay whole', () => {
+    const content = long(100_000, '# Page\n\n');
+    const report: CsvReport = { cutCells: 0 };
+    const csv = [
+      ...resultsFileChunks(
+        [
+          makeResult('run_1', 'res_1', { url: 'https://a.example/', data: { text: long(40_000) } }),
+          makeResult('run_1', 'res_2', { url: 'https://b.example/', data: null }),
+        ],
+        'csv',
+        (result) => (result.id === 'res_1' ? content : 'short'),
+        undefined,
+        report,
+      ),
+    ].join('');
+    const [header, first, second, ...rest] = parseCsv(csv);
+    expect(rest).toEqual([]);
+    expect(header).toEqual(['url', 'status', 'title', 'error', 'data.text', 'content']);
+    const [text, page] = [first![4]!, first![5]!];
+    expect(page).toHaveLength(EXCEL_CELL_LIMIT);
+    expect(page.startsWith('# Page\n\nyyy')).toBe(true);
+    expect(page).toMatch(
+      /yyy\n\n\[Cut here: Excel holds 32,767 characters a cell, this one had 100,000\. Save the results as JSON or JSON Lines for all of it\.\]$/,
+    );
+    expect(text).toHaveLength(EXCEL_CELL_LIMIT);
+    expect(text).toMatch(/this one had 40,000\./);
+    expect(second).toEqual(['https://b.example/', 'succeeded', 'Page res_2', '', '', 'short']);
+    expect(report.cutCells).toBe(2);
+  });
+
+  it('is whole at 32,767 characters, and a formula-like one counts the quote put before it', () => {
+    const report: CsvReport = { cutCells: 0 };
+    expect(fitCell(long(EXCEL_CELL_LIMIT), report)).toBe(long(EXCEL_CELL_LIMIT));
+    expect(fitCell(42, report)).toBe(42);
+    expect(report.cutCells).toBe(0);
+    const formula = long(EXCEL_CELL_LIMIT, '=');
+    const cell = parseCsv(resultsCsv([makeResult('run_1', 'res_1', { title: formula })]))[1]?.[2];
+    expect(cell!.startsWith("'=")).toBe(true);
+    expect(cell).toHaveLength(EXCEL_CELL_LIMIT);
+  });
+
+  it('does not split a character outside the BMP in two', () => {
+    const report: CsvReport = { cutCells: 0 };
+    const marker = (fitCell(long(50_000), { cutCells: 0 }) as string).slice(EXCEL_CELL_LIMIT - 200);
+    const keep = EXCEL_CELL_LIMIT - (marker.length - marker.indexOf('\n\n[Cut here'));
+    // An emoji (two UTF-16 units) across the place of the cut.
+    const text = `${'y'.repeat(keep - 1)}😀${'y'.repeat(20_000)}`;
+    const cut = fitCell(text, report) as string;
+    expect(cut.startsWith(`${'y'.repeat(keep - 1)}\n\n[Cut here`)).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(EXCEL_CELL_LIMIT);
   });
 });

@@ -69,13 +69,15 @@ export function resultsFileText(
  * links one a line, other values as JSON). `results` is gone through once,
  * and a record is made of each only as it is written; a CSV's header needs
  * every column first: `columns` (a {@link CsvColumns}' of the same results),
- * else they are gathered by a pass of their own.
+ * else they are gathered by a pass of their own. A CSV cell longer than Excel
+ * holds is cut ({@link fitCell}); `report` counts them.
  */
 export function* resultsFileChunks(
   results: Iterable<Result>,
   format: ResultsFormat,
   contentOf?: ContentOf,
   columns?: readonly string[],
+  report?: CsvReport,
 ): Generator<string> {
   const record = (result: Result): Result =>
     contentOf ? { ...result, content: contentOf(result) ?? null } : result;
@@ -95,7 +97,7 @@ export function* resultsFileChunks(
       for (const result of results) yield `${JSON.stringify(record(result))}\n`;
       return;
     case 'csv':
-      yield* csvChunks(results, contentOf, columns);
+      yield* csvChunks(results, contentOf, columns, report);
       return;
   }
 }
@@ -166,6 +168,7 @@ function* csvChunks(
   results: Iterable<Result>,
   contentOf?: ContentOf,
   given?: readonly string[],
+  report: CsvReport = { cutCells: 0 },
 ): Generator<string> {
   let columns = given;
   if (!columns) {
@@ -189,8 +192,48 @@ function* csvChunks(
   for (const result of results) {
     const row = csvRow(result);
     if (contentOf) row.set('content', contentCell(contentOf(result)));
-    yield stringify([columns.map((column) => row.get(column))], options);
+    yield stringify([columns.map((column) => fitCell(row.get(column), report))], options);
   }
+}
+
+/** What writing a CSV found: how many cells were cut to fit in Excel. */
+export interface CsvReport {
+  cutCells: number;
+}
+
+/**
+ * The most characters (UTF-16 code units) a cell of Excel holds; a CSV cell longer than that is not
+ * kept whole by Excel (GitLab cuts its CSV exports there for that reason: the file looked mangled),
+ * and a spreadsheet file with one is refused or "repaired". Microsoft's "Excel specifications
+ * and limits": 32,767 characters a cell.
+ */
+export const EXCEL_CELL_LIMIT = 32_767;
+
+/** What csv-stringify's `escape_formulas` puts a `'` before, in a string. */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * A cell of the CSV as it fits in Excel: a text longer than {@link EXCEL_CELL_LIMIT} (counting the
+ * `'` that `escape_formulas` may put before it) is cut, and ends with a line saying so and how long
+ * it was, so that the cut is seen where it is; `report.cutCells` counts it. The JSON formats keep
+ * every text whole. Other values are as they are.
+ *
+ * @example
+ * ```ts
+ * fitCell('x'.repeat(40_000), report); // 'xxx…x\n\n[Cut here: Excel holds 32,767 characters a cell, this one had 40,000. …]'
+ * ```
+ */
+export function fitCell(value: unknown, report: CsvReport): unknown {
+  if (typeof value !== 'string') return value;
+  const room = EXCEL_CELL_LIMIT - (FORMULA_START.test(value) ? 1 : 0);
+  if (value.length <= room) return value;
+  const marker = `\n\n[Cut here: Excel holds ${EXCEL_CELL_LIMIT.toLocaleString('en-US')} characters a cell, this one had ${value.length.toLocaleString('en-US')}. Save the results as JSON or JSON Lines for all of it.]`;
+  let keep = room - marker.length;
+  // Not between the two halves of a character outside the BMP (an emoji): that half would be garbage.
+  const last = value.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep -= 1;
+  report.cutCells += 1;
+  return value.slice(0, keep) + marker;
 }
 
 /** A content in a CSV cell: text as it is, a list of links one a line, anything else as JSON. */

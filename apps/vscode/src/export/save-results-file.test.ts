@@ -7,6 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { inInputOrder } from '@webdata/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../runs/run-types.js';
+import { parseCsv } from '../test-support/csv.js';
 import { makeResult } from '../test-support/runs.js';
 import { type ResultsPager, readAllResults } from './read-all-results.js';
 import { type ResultsFormat, resultsFileText } from './results-file.js';
@@ -49,7 +50,7 @@ describe('saveResultsFile', () => {
   for (const format of ['json', 'jsonl', 'csv'] as ResultsFormat[]) {
     it(`writes ${format} as the whole list in the order of the URLs would be written, read 2 at a time`, async () => {
       const target = join(folder, `out.${format}`);
-      const count = await saveResultsFile({
+      const { count } = await saveResultsFile({
         read: (keep) => readAllResults(pagerOf(listed), 'run_1', { pageSize: 2, keep }),
         urls,
         format,
@@ -63,6 +64,48 @@ describe('saveResultsFile', () => {
       expect(readdirSync(folder)).toEqual([`out.${format}`]);
     });
   }
+
+  it("cuts a CSV's cells to what Excel holds and says how many; JSON Lines keeps them whole", async () => {
+    const long = `# Long page\n\n${'word '.repeat(20_000)}`;
+    const crawl = listed.map((result, index) => ({
+      ...result,
+      content: index === 2 ? long : result.content,
+    }));
+    const csvFile = join(folder, 'out.csv');
+    const saved = await saveResultsFile({
+      read: (keep) => readAllResults(pagerOf(crawl), 'run_1', { pageSize: 2, keep }),
+      urls,
+      format: 'csv',
+      withContent: true,
+      target: csvFile,
+    });
+    expect(saved).toEqual({ count: crawl.length, cutCells: 1 });
+    const rows = parseCsv(readFileSync(csvFile, 'utf8'));
+    expect(rows).toHaveLength(crawl.length + 1);
+    const contentAt = rows[0]!.indexOf('content');
+    const cut = rows.find((row) => row[0] === crawl[2]!.url)![contentAt]!;
+    expect(cut).toHaveLength(32_767);
+    expect(cut).toMatch(/^# Long page\n\nword word /);
+    expect(cut).toMatch(/\[Cut here: Excel holds 32,767 characters a cell, this one had 100,013\. .*\]$/);
+    for (const row of rows) {
+      expect(row).toHaveLength(rows[0]!.length);
+      for (const cell of row) expect(cell.length).toBeLessThanOrEqual(32_767);
+    }
+    const jsonl = join(folder, 'out.jsonl');
+    const whole = await saveResultsFile({
+      read: (keep) => readAllResults(pagerOf(crawl), 'run_1', { pageSize: 2, keep }),
+      urls,
+      format: 'jsonl',
+      withContent: true,
+      target: jsonl,
+    });
+    expect(whole.cutCells).toBe(0);
+    const records = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.find((record) => record.url === crawl[2]!.url).content).toBe(long);
+  });
 
   it('writes an extraction (no contents) as the service sent each result', async () => {
     const extraction = listed.map(({ content: _content, ...rest }) => rest);
@@ -188,7 +231,7 @@ describe('saveResultsFile', () => {
     };
     const target = join(folder, 'many.csv');
     const baseline = heap();
-    const count = await saveResultsFile({
+    const { count } = await saveResultsFile({
       read: (keep) => readAllResults(api, 'run_1', { pageSize: perPage, keep }),
       urls: many,
       format: 'csv',

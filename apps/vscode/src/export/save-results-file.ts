@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Result } from '../runs/run-types.js';
-import { type ResultsFormat, resultsFileChunks } from './results-file.js';
+import { type CsvReport, type ResultsFormat, resultsFileChunks } from './results-file.js';
 import { ResultsSpill } from './results-spill.js';
+
+/** What a save wrote: how many results, and how many of a CSV's cells were cut to fit in Excel. */
+export interface SavedFile {
+  count: number;
+  cutCells: number;
+}
 
 /** Hands each page of results, as it is read, to `keep`, and resolves once every page is read. */
 export type ReadPages = (keep: (page: Result[]) => Promise<Result[]>) => Promise<unknown>;
@@ -17,7 +23,8 @@ export type ReadPages = (keep: (page: Result[]) => Promise<Result[]>) => Promise
  * touched until every result is read and written (a cancelled or failed save
  * leaves it as it was), and neither the results nor the file's text is ever
  * held whole. `withContent`: each record carries the result's content.
- * Resolves with how many results were written.
+ * Resolves with how many results were written and, in a CSV, how many cells
+ * were cut to fit in Excel ({@link fitCell}).
  *
  * @example
  * ```ts
@@ -35,7 +42,7 @@ export async function saveResultsFile(options: {
   target: string;
   /** Where the spill's folder goes (the system's temporary folder by default). */
   tmpParent?: string;
-}): Promise<number> {
+}): Promise<SavedFile> {
   const { format, withContent } = options;
   const spill = new ResultsSpill({
     urls: options.urls,
@@ -49,6 +56,7 @@ export async function saveResultsFile(options: {
       return [];
     });
     const columns = format === 'csv' ? spill.csvColumns() : undefined;
+    const report: CsvReport = { cutCells: 0 };
     await writeBeside(
       options.target,
       resultsFileChunks(
@@ -56,9 +64,10 @@ export async function saveResultsFile(options: {
         format,
         withContent ? (result) => result.content : undefined,
         columns,
+        report,
       ),
     );
-    return spill.count;
+    return { count: spill.count, cutCells: report.cutCells };
   } finally {
     spill.dispose();
   }

@@ -539,10 +539,13 @@ export function defineExtensionSuite(): void {
       );
 
       const csvUri = vscode.Uri.joinPath(folder, `crawl-${run.id}.csv`);
-      await vscode.commands.executeCommand('webdata.run.saveResults', run.id, {
-        format: 'csv',
-        uri: csvUri.toString(),
-      });
+      const savedCsv = await vscode.commands.executeCommand<{ cutCells: number } | undefined>(
+        'webdata.run.saveResults',
+        run.id,
+        { format: 'csv', uri: csvUri.toString() },
+      );
+      // The large page's Markdown is longer than an Excel cell holds: cut there, saying so.
+      assert.equal(savedCsv?.cutCells, 1);
       // ignoreBOM: keep the byte-order mark (a TextDecoder drops it by default).
       const csv = new TextDecoder('utf-8', { ignoreBOM: true }).decode(
         await vscode.workspace.fs.readFile(csvUri),
@@ -551,6 +554,13 @@ export function defineExtensionSuite(): void {
       // The kettle's row: its Markdown whole in the last column, quoted as RFC 4180 says.
       const kettle = `${urls[0]},succeeded,Enamel Kettle,,"${String(expected[0]).replaceAll('"', '""')}"\r\n`;
       assert.ok(csv.includes(kettle), csv.slice(0, 400));
+      const large = csv.slice(csv.indexOf(`${urls[1]},`));
+      const cell = /^[^"]*"((?:[^"]|"")*)"\r\n/.exec(large)?.[1]?.replaceAll('""', '"') ?? '';
+      assert.equal(cell.length, 32_767);
+      assert.match(
+        cell,
+        /\[Cut here: Excel holds 32,767 characters a cell, this one had [\d,]+\. Save the results as JSON or JSON Lines for all of it\.\]$/,
+      );
     });
 
     test('Save Results… of a large run (450 pages: three pages of the results list) writes every one, with its content', async function () {
