@@ -23,6 +23,16 @@ export function resultOf(arg: unknown): { runId: string; resultId: string } | un
  * extension host turns into the row that has the focus), that row; given nothing else, the row
  * selected, when one is. VS Code gives a keybinding's `when` no `viewItem` (menus only), so the
  * command itself checks what kind of row it got. `undefined` when there is none.
+ *
+ * Why not a documented way: there is none for the row with the focus. `TreeView.selection` (the
+ * documented one) is not it: the arrow keys move the focus, not the selection (microsoft/vscode
+ * #170248, open), so Enter or Delete on it would act on the row clicked last; a keybinding's command
+ * gets no row (#72442); `TreeView.activeItem` is still a proposed API (`treeViewActiveItem`, checked
+ * in VS Code 1.139's extension host), which an extension from the Marketplace may not use.
+ * `$focusedTreeItem` is what VS Code's own view title actions pass (`getActionsContext` of its tree
+ * views), which the extension host turns into the focused element (its tree views' argument
+ * processor, as in 1.139; it tracks the focus since microsoft/vscode#184268); were that to stop, the
+ * command gets the argument as it is, and falls back to the selection here.
  */
 export function givenOrSelected(
   arg: unknown,
