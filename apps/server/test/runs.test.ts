@@ -208,6 +208,37 @@ describe('run lifecycle', () => {
       first.body.id,
     );
   });
+
+  it('refuses an Idempotency-Key sent again with another request, and replays it for the same one written otherwise', async () => {
+    const body = { urls: [`${site.url}/a`], formats: ['markdown', 'links'] };
+    const first = await call('POST', '/api/v1/crawl', body, { 'idempotency-key': 'reused-key' });
+    expect(first.status).toBe(202);
+    // The same request, its fields in another order, a default spelled out, through POST /runs.
+    const same = await call(
+      'POST',
+      '/api/v1/runs',
+      { formats: ['markdown', 'links'], collection: 'default', type: 'crawl', urls: [`${site.url}/a`] },
+      { 'idempotency-key': 'reused-key' },
+    );
+    expect(same.status).toBe(202);
+    expect(same.body.id).toBe(first.body.id);
+    const others = [
+      ['/api/v1/crawl', { urls: [`${site.url}/b`] }],
+      ['/api/v1/crawl', { ...body, formats: ['html'] }],
+      ['/api/v1/extract', { urls: [`${site.url}/a`], query: 'the title' }],
+      ['/api/v1/deep-crawl', { url: `${site.url}/a` }],
+    ] as const;
+    for (const [path, other] of others) {
+      const reused = await call('POST', path, other, { 'idempotency-key': 'reused-key' });
+      expect(reused.status, path).toBe(400);
+      const { error } = ErrorBody.parse(reused.body);
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain(first.body.id);
+      expect(error.details).toEqual([
+        { path: ['Idempotency-Key'], code: 'idempotency_key_reused', message: error.message },
+      ]);
+    }
+  });
 });
 
 describe('crawling from a start URL', () => {

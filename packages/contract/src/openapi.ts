@@ -53,7 +53,7 @@ function parameters(endpoint: Endpoint, components: JsonObject): JsonObject[] {
       in: 'header',
       required: false,
       description:
-        'The same key (per owner, 24 h) returns the first run again instead of creating a second one.',
+        'The same key with the same request (per owner, 24 h) returns the first run again instead of creating a second one; the key sent with another request (other type, URLs or fields) answers 400 `invalid_request` with a detail coded `idempotency_key_reused`.',
       schema: { type: 'string', minLength: 1, maxLength: LIMITS.maxIdempotencyKeyLength },
     });
   }

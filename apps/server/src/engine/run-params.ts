@@ -1,4 +1,11 @@
-import { type CreateRunParams, RUN_PARAMS, type RunType, type TypedRunParams } from '@webdata/contract';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type CreateRunParams,
+  RUN_PARAMS,
+  type Run,
+  type RunType,
+  type TypedRunParams,
+} from '@webdata/contract';
 
 /**
  * A validated creating request split the way a run stores it: its URLs (the
@@ -22,6 +29,29 @@ export function splitRunRequest(request: CreateRunParams): { urls: string[]; run
       return { urls: [params.url], run: { type, params } };
     }
   }
+}
+
+/**
+ * Whether a stored run is the one this split request would create: same type,
+ * URLs and params (defaults filled in on both sides, key order ignored, since
+ * PostgreSQL's jsonb does not keep it). An `Idempotency-Key` replays its run
+ * only for the request that made it.
+ */
+export function isSameRunRequest(
+  run: Pick<Run, 'type' | 'urls' | 'params'>,
+  urls: string[],
+  typed: TypedRunParams,
+): boolean {
+  return (
+    run.type === typed.type &&
+    isDeepStrictEqual(run.urls, urls) &&
+    isDeepStrictEqual(plain(run.params), plain(typed.params))
+  );
+}
+
+/** A params object as JSON holds it: absent and undefined alike. */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { SchemaValidator } from '../extract/index.js';
 import { checkHopUrl } from '../fetch/ssrf-guard.js';
 import { ActiveRunLimitError, type Store, type StoredRun } from '../store/store.js';
 import type { RunEvents } from './run-events.js';
-import { splitRunRequest } from './run-params.js';
+import { isSameRunRequest, splitRunRequest } from './run-params.js';
 import { CANCELLABLE, RETRYABLE } from './run-state.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -85,6 +85,7 @@ export class RunService {
       })
       .catch(activeRunLimitRefusal);
     if (result.created) this.pool?.poke();
+    else if (!isSameRunRequest(result.run.run, urls, run)) throw idempotencyKeyReused(result.run.run);
     return result;
   }
 
@@ -139,6 +140,18 @@ function activeRunLimitRefusal(error: unknown): never {
     `this key already has ${error.limit} runs queued or running; create more once some have ended (or cancel some)`,
     { retryAfterSeconds: ACTIVE_RUNS_RETRY_AFTER_SECONDS, cause: error },
   );
+}
+
+/**
+ * A key replayed with another request: answering its first run would hand the
+ * client a run it did not ask for (a crawl for an extraction, other URLs), so
+ * the request is refused, as Stripe and the IETF's Idempotency-Key draft do.
+ */
+function idempotencyKeyReused(first: Run): ServiceError {
+  const message = `this Idempotency-Key was already used for another request (${first.type} run ${first.id}); send a new key with a new request, and the same key only to repeat the same request`;
+  return new ServiceError('invalid_request', message, {
+    details: [{ path: ['Idempotency-Key'], code: 'idempotency_key_reused', message }],
+  });
 }
 
 /** `a, b or c`. */
