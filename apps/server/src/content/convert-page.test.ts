@@ -164,6 +164,23 @@ describe('convertPage on small and odd pages', () => {
     const page = convertPage('<pre class="lang-python"><code>print("hi")\n</code></pre>', 'https://e.com/');
     expect(page.markdown).toBe('```python\nprint("hi")\n```');
   });
+
+  it('reads CR LF and lone CR line breaks as LF, as a browser does (the HTML parser normalises newlines)', () => {
+    // Git's manual pages are written with CR LF: their <pre> synopses kept the CR in every format.
+    const lines = ['git log [&lt;options&gt;]', '        [&lt;revision-range&gt;]'];
+    const read = ['git log [<options>]', '        [<revision-range>]'];
+    const html = `<!DOCTYPE html>\r\n<html><head><title>git-log(1)</title></head>\r\n<body>\r\n<main>\r\n<h1>git-log(1)</h1>\r\n<p>Shows the commit logs\r\nof a repository,\rone line\r\nat a time.</p>\r\n<pre><code>${lines.join('\r\n')}\r\n</code></pre>\r\n<p title="a\r\nb">End.</p>\r\n</main>\r\n</body></html>\r\n`;
+    const fragment = `<p>Shows the commit logs\r\nof a repository.</p><pre>${lines.join('\r\n')}\r</pre>`;
+    for (const page of [
+      convertPage(html, 'https://e.com/'),
+      convertWithReadability(html, 'https://e.com/', {}),
+      convertPage(fragment, 'https://e.com/'),
+    ]) {
+      for (const format of [page.markdown, page.text, page.html]) expect(format).not.toContain('\r');
+      expect(page.markdown).toContain(`\`\`\`\n${read.join('\n')}\n\`\`\``);
+      expect(page.text).toContain(read.join('\n'));
+    }
+  });
 });
 
 /** A documentation page of about `kilobytes` KB: chrome plus many sections with links, code and tables. */

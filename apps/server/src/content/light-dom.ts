@@ -13,6 +13,7 @@
  * callers take it only for pages with a usable `<html>` root.
  */
 import { Parser } from 'htmlparser2';
+import { normalizeNewlines } from './normalize-newlines.js';
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -259,11 +260,12 @@ const MAX_CACHED_NAMES = 1024;
 /**
  * Parses HTML into a light tree: entities decoded, tag and attribute names
  * lower-cased by the tokenizer (tags stored upper case), comments,
- * doctype and processing instructions dropped, adjacent text merged.
+ * doctype and processing instructions dropped, adjacent text merged, line
+ * breaks LF ({@link normalizeNewlines}).
  */
 export function parseLightDocument(html: string): LightDocument {
   const builder = new TreeBuilder();
-  new Parser(builder, { decodeEntities: true }).end(html);
+  new Parser(builder, { decodeEntities: true }).end(normalizeNewlines(html));
   return new LightDocument(builder.root);
 }
 

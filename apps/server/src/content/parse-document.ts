@@ -1,4 +1,5 @@
 import { parseHTML } from '../linkedom.js';
+import { normalizeNewlines } from './normalize-newlines.js';
 
 /** The DOM document type linkedom produces (structurally a DOM `Document`). */
 export type HtmlDocument = Document;
@@ -8,9 +9,11 @@ export type HtmlDocument = Document;
  * `<body>`. linkedom does not run the HTML tree-construction fix-ups a
  * browser does: a fragment without `<html>` gets its first element as the root, and
  * content outside an explicit `<body>` (or in a second `<body>`) is left
- * beside it. Both are repaired here so that `document.body` holds the page.
+ * beside it. Both are repaired here so that `document.body` holds the page,
+ * and line breaks are LF as in a browser ({@link normalizeNewlines}).
  */
-export function parseHtmlDocument(html: string): HtmlDocument {
+export function parseHtmlDocument(source: string): HtmlDocument {
+  const html = normalizeNewlines(source);
   let document = parseHTML(html).document as unknown as HtmlDocument;
   // Without an <html> element linkedom makes the first element the root.
   if (document.documentElement?.tagName.toUpperCase() !== 'HTML') {
