@@ -67,7 +67,11 @@ export type RunEvent<T = Record<string, unknown>> =
 export interface RunOptions {
   /** Time for the run to reach a terminal status, from subscription; then a `RunTimeoutError`. */
   deadlineMs?: number | undefined;
-  /** Cancel the run on the server when the stream ends before the run is terminal (unsubscribe, deadline, abort). */
+  /**
+   * Cancel the run on the server when the stream ends before the run is terminal (unsubscribe, deadline, abort).
+   * Ended while its creation was unanswered, the stream sends that creation again with its
+   * `Idempotency-Key`, which answers the run the first one made (or makes it), and cancels that run.
+   */
   cancelOnUnsubscribe?: boolean | undefined;
   /** Read the results a `cancelled` run produced before it was stopped (default: none). */
   includeCancelledResults?: boolean | undefined;

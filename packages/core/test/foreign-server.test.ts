@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   AbortError,
@@ -336,6 +336,56 @@ describe('against a foreign-shaped server', () => {
     subscription.unsubscribe();
     await new Promise((r) => setTimeout(r, 100));
     expect(server.seen('/api/v1/runs/run_t/cancel', 'POST')).toHaveLength(1);
+  });
+
+  it('with cancelOnUnsubscribe, cancels the run whose creation was still unanswered when the stream ended', async () => {
+    // The server makes the run when the POST arrives and answers late: the client gave up waiting
+    // (Ctrl-C, an abort right after starting), but the run exists and would run to its end.
+    let made: string | undefined;
+    const { server, client } = await setup(async (req) => {
+      if (req.method === 'POST' && req.path.endsWith('/cancel'))
+        return { status: 200, body: foreignRun('run_late', 'cancelled') };
+      if (req.method === 'POST') {
+        const key = req.headers['idempotency-key'] as string;
+        if (made === undefined) {
+          made = key;
+          await new Promise((r) => setTimeout(r, 300));
+        }
+        // Its replay (same key) answers the same run at once; another key would be another run.
+        return { status: 202, body: foreignRun(key === made ? 'run_late' : 'run_other', 'queued') };
+      }
+      return { status: 200, body: foreignRun('run_late', 'running') };
+    });
+    const controller = new AbortController();
+    const outcome = collectRun(
+      client.crawl(
+        { urls: ['https://example.org/'] },
+        { cancelOnUnsubscribe: true, signal: controller.signal },
+      ),
+    ).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(server.seen('/api/v1/crawl', 'POST')).toHaveLength(1));
+    controller.abort();
+    expect(await outcome).toBeInstanceOf(AbortError);
+    await vi.waitFor(() => expect(server.seen('/api/v1/runs/run_late/cancel', 'POST')).toHaveLength(1), {
+      timeout: 2_000,
+    });
+    const creations = server.seen('/api/v1/crawl', 'POST');
+    expect(creations.map((r) => r.headers['idempotency-key'])).toEqual([made, made]);
+    expect(server.seen('/api/v1/runs/run_other')).toHaveLength(0);
+  });
+
+  it('with cancelOnUnsubscribe, sends no creation again when the creation was refused', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST')
+        return { status: 400, body: { error: { code: 'invalid_request', message: 'no' } } };
+      return notFound;
+    });
+    const error = await collectRun(
+      client.crawl({ urls: ['https://example.org/'] }, { cancelOnUnsubscribe: true }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.requests).toHaveLength(1);
   });
 
   it('parses typed extraction data with the zod schema and reports data that does not parse', async () => {

@@ -16,6 +16,7 @@ import {
   concat,
   defer,
   EMPTY,
+  lastValueFrom,
   map,
   mergeMap,
   Observable,
@@ -508,10 +509,17 @@ export class Runs {
     parse: DataParser,
   ): Observable<RunEvent<unknown>> {
     return defer(() => {
-      const state: { id: string | undefined; last: RunLenient | undefined; terminal: boolean } = {
+      const state: {
+        id: string | undefined;
+        last: RunLenient | undefined;
+        terminal: boolean;
+        /** The creating POST went out and has not answered. */
+        creating: boolean;
+      } = {
         id: existingId,
         last: undefined,
         terminal: false,
+        creating: false,
       };
       const observe = (run: RunLenient) => {
         state.id = run.id;
@@ -525,7 +533,11 @@ export class Runs {
           map((run) => ({ type: 'status' as const, run })),
         );
       const untilTerminal$: Observable<RunEvent<unknown>> = create$
-        ? create$.pipe(
+        ? defer(() => {
+            state.creating = true;
+            return create$;
+          }).pipe(
+            tap({ next: () => (state.creating = false), error: () => (state.creating = false) }),
             mergeMap((created) => {
               observe(created);
               const createdEvent = of({ type: 'created' as const, run: created });
@@ -551,14 +563,21 @@ export class Runs {
         const inner = events$.pipe(abortWith(options.signal)).subscribe(subscriber);
         return () => {
           inner.unsubscribe();
-          if (options.cancelOnUnsubscribe && state.id !== undefined && !state.terminal) {
+          if (!options.cancelOnUnsubscribe || state.terminal) return;
+          const warn = (runId: string | undefined) => (error: unknown) =>
+            this.#transport.logger.warn?.('webdata: cancel on unsubscribe failed', {
+              runId,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          if (state.id !== undefined) {
             const id = state.id;
-            this.cancel(id).catch((error: unknown) =>
-              this.#transport.logger.warn?.('webdata: cancel on unsubscribe failed', {
-                runId: id,
-                error: error instanceof Error ? error.message : String(error),
-              }),
-            );
+            this.cancel(id).catch(warn(id));
+          } else if (create$ && state.creating) {
+            // The creation went out unanswered: the server may have made the run all the same.
+            // The same request with the same Idempotency-Key answers that run (or makes it), to cancel.
+            lastValueFrom(create$)
+              .then((run) => (isTerminalStatus(run.status) ? undefined : this.cancel(run.id)))
+              .catch(warn(undefined));
           }
         };
       });
