@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -430,6 +432,63 @@ describe('webdata (the command line) against the real server', () => {
     const after = await webdata(['runs', 'watch', detached]);
     expect(after.code).toBe(EXIT.ok);
     expect(after.text).toBe('succeeded  200  http://site/held  Held\n');
+  });
+
+  it('Ctrl-C while the run is being created still cancels the run the server made', async () => {
+    // A proxy holds the creating POST's answer (a slow network): the server has made the run,
+    // the command has no run id yet when Ctrl-C comes.
+    const held: Array<() => void> = [];
+    const proxy = createServer((req, res) => {
+      const upstream = request(
+        `${server.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          const pass = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          };
+          if (req.method === 'POST' && req.url === '/api/v1/crawl' && held.length === 0) held.push(pass);
+          else pass();
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const controller = new AbortController();
+      const url = `${site.url}/slow?ctrl-c-while-creating`;
+      const stderr = new PassThrough();
+      let errors = '';
+      stderr.on('data', (chunk) => (errors += chunk));
+      const env = {
+        WEBDATA_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        WEBDATA_API_KEY: server.apiKey,
+        WEBDATA_CONFIG: '',
+        HOME: dataDir,
+      };
+      const stdin = new PassThrough();
+      stdin.end('');
+      const code = runCli(
+        ['crawl', url],
+        { stdout: new PassThrough(), stderr, env, stdin },
+        controller.signal,
+      );
+      for (let i = 0; i < 100 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(held).toHaveLength(1);
+      controller.abort();
+      expect(await code, errors).toBe(EXIT.interrupted);
+      const ids = errors.match(/interrupted: run (run_[0-9a-z]{26}) cancelled/);
+      expect(ids, errors).not.toBeNull();
+      const runs = JSON.parse((await webdata(['--json', 'runs', 'ls', '--limit', '5'])).stdout).data;
+      const made = runs.filter((run: { urls: string[] }) => run.urls[0] === url);
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatchObject({ id: ids![1], status: 'cancelled' });
+    } finally {
+      for (const pass of held) pass();
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      site.releaseHeld();
+    }
   });
 
   it('stops quietly with 141 when its reader goes away (`webdata runs ls | head`)', async () => {

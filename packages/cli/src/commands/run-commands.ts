@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   type CrawlRequest,
@@ -9,7 +10,7 @@ import {
   type RunEvent,
   type RunOptions,
 } from '@webdata/core';
-import { type Observable, tap } from 'rxjs';
+import { first, firstValueFrom, type Observable, tap } from 'rxjs';
 import type { CommandContext } from '../context.js';
 import { exitCodeOfRun } from '../exit-codes.js';
 import { CliInterrupted } from '../interrupted.js';
@@ -63,7 +64,10 @@ async function runToEnd(
   // Ctrl-C cancels the run this command made; `--deadline` only stops waiting for it (the client's
   // cancelOnUnsubscribe would cancel on both), so the cancel on abort is done here.
   let runId: string | undefined;
+  // Our own key: Ctrl-C before the creation answered sends it again to learn which run it made.
+  const idempotencyKey = `cli-${randomUUID()}`;
   const events$ = create({
+    idempotencyKey,
     content: options.content,
     deadlineMs: options.deadline === undefined ? undefined : options.deadline * 1000,
     includeCancelledResults: true,
@@ -78,6 +82,9 @@ async function runToEnd(
   try {
     outcome = await collectRun(events$);
   } catch (error) {
+    // Interrupted before the creation answered: the server may have made the run all the same.
+    // The same request with the same Idempotency-Key answers that run (or makes it), to cancel.
+    if (context.signal?.aborted && runId === undefined) runId = await madeRun(create, idempotencyKey);
     if (context.signal?.aborted && runId !== undefined) {
       // A run that ended meanwhile answers 409: nothing left to cancel.
       await context.client.runs.cancel(runId).catch(() => undefined);
@@ -93,6 +100,18 @@ async function runToEnd(
   out.document({ run, results, invalid_results: invalidResults.map(({ result }) => result) });
   out.note(runSummary(run));
   return exitCodeOfRun(run.status);
+}
+
+/** The id of the run a creation with this key made: its replay answers it. Undefined when refused. */
+async function madeRun(
+  create: (options: RunOptions) => Observable<RunEvent<unknown>>,
+  idempotencyKey: string,
+): Promise<string | undefined> {
+  const created = create({ idempotencyKey }).pipe(first((event) => event.type === 'created'));
+  return firstValueFrom(created).then(
+    (event) => event.run.id,
+    () => undefined,
+  );
 }
 
 /** Crawl formats to store: the asked ones, plus the one `--content` prints. */
