@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { ErrorBody } from '@webdata/contract';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.js';
 import { type ApiCall, apiClient } from './api-client.js';
@@ -168,7 +170,40 @@ describe('4xx answers of api-v1.md', () => {
 
   it('413 payload_too_large over the body limit', async () => {
     const huge = JSON.stringify({ urls: ['https://a.example/'], query: 'x'.repeat(1_100_000) });
-    expectError(await call('POST', '/api/v1/extract', huge), 413, 'payload_too_large');
+    const error = expectError(await call('POST', '/api/v1/extract', huge), 413, 'payload_too_large');
+    // The answer says what the limit is, so a client knows how far to cut its request.
+    expect(error.message).toBe('request body is larger than the limit of 1,048,576 bytes (1 MiB)');
+  });
+
+  it('415 unsupported_media_type for a compressed body, saying to send it uncompressed', async () => {
+    const body = JSON.stringify({ urls: ['https://a.example/'] });
+    const send = async (encoding: string, bytes: Buffer) => {
+      const response = await request(`${server.url}/api/v1/crawl`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': server.apiKey,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        body: bytes,
+      });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, body: JSON.parse(text) };
+    };
+    // Some clients (Apify's among them) gzip larger bodies; this server reads none: it said "not valid UTF-8".
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(body)],
+      ['br', brotliCompressSync(body)],
+      ['deflate, gzip', gzipSync(deflateSync(body))],
+    ] as const) {
+      const refused = await send(encoding, bytes);
+      const error = expectError(refused, 415, 'unsupported_media_type');
+      expect(error.message).toBe(
+        `Content-Encoding ${encoding} is not read here: send the JSON body uncompressed (no Content-Encoding, or identity)`,
+      );
+      expect(refused.headers['accept-encoding']).toBe('identity');
+    }
+    expect((await send('identity', Buffer.from(body))).status).toBe(202);
   });
 
   it('415 unsupported_media_type for a body that is not JSON', async () => {

@@ -115,7 +115,20 @@ export function buildApi(context: ApiContext): FastifyInstance {
     if (body.length < LARGE_BODY_BYTES) parse();
     else void context.turns.take().then(parse);
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, { maxBodyBytes: context.config.maxBodyBytes });
+  // A compressed body is refused with a word on what to do (it read as "not valid UTF-8"); after
+  // authentication, where the media type is checked too. RFC 9110: 415, with Accept-Encoding.
+  app.addHook('preParsing', async (request, reply) => {
+    const encoding = request.headers['content-encoding']?.trim();
+    if (encoding === undefined || encoding === '' || encoding.toLowerCase() === 'identity') return;
+    const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+    if (chunked === undefined && (length === undefined || length === '0')) return; // no body to read
+    reply.header('accept-encoding', 'identity');
+    throw new ServiceError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding} is not read here: send the JSON body uncompressed (no Content-Encoding, or identity)`,
+    );
+  });
   registerAuth(app, context);
   registerRunRoutes(app, context);
   registerResultRoutes(app, context);
