@@ -83,7 +83,8 @@ export interface RunOptions {
    * Carry each result's content in this format (`'markdown'`, `'html'`,
    * `'text'`, `'links'`, `'json'`, or `'default'`: the run's first), read with
    * the results in one paged request (`include=content`); null where a result
-   * has none in it.
+   * has none in it. A crawl or deep crawl created by the stream stores that
+   * format too when its `formats` leave it out (else every content is null).
    */
   content?: ResultContentFormat | 'default' | undefined;
   /** `emit` (default): an `invalid-result` event; `error`: the stream errors with `ResultDataError`. */

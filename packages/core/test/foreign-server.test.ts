@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { firstValueFrom, lastValueFrom, take, toArray } from 'rxjs';
+import { firstValueFrom, lastValueFrom, type Observable, take, toArray } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -372,6 +372,41 @@ describe('against a foreign-shaped server', () => {
     const creations = server.seen('/api/v1/crawl', 'POST');
     expect(creations.map((r) => r.headers['idempotency-key'])).toEqual([made, made]);
     expect(server.seen('/api/v1/runs/run_other')).toHaveLength(0);
+  });
+
+  it('a crawl asked for the content of a format it would not store asks the server to store it too', async () => {
+    const { server, client } = await setup((req) => {
+      if (req.method === 'POST') return { status: 202, body: foreignRun('run_f', 'completed') };
+      if (req.path.endsWith('/results')) return { status: 200, body: { data: [], next_cursor: null } };
+      return { status: 200, body: foreignRun('run_f', 'completed') };
+    });
+    const formatsSent = async (run$: Observable<RunEvent>) => {
+      const before = server.requests.filter((r) => r.method === 'POST').length;
+      await collectRun(run$);
+      return (server.requests.filter((r) => r.method === 'POST')[before]!.body as { formats?: string[] })
+        .formats;
+    };
+    const url = 'https://example.org/';
+    // Without it every page's content came back null: the run stored only Markdown (the default).
+    expect(await formatsSent(client.crawl({ urls: [url] }, { content: 'html' }))).toEqual([
+      'markdown',
+      'html',
+    ]);
+    expect(await formatsSent(client.crawl({ url, formats: ['text'] }, { content: 'links' }))).toEqual([
+      'text',
+      'links',
+    ]);
+    expect(await formatsSent(client.deepCrawl({ url }, { content: 'text' }))).toEqual(['markdown', 'text']);
+    expect(
+      await formatsSent(client.runs.create({ type: 'crawl', urls: [url] }, { content: 'html' })),
+    ).toEqual(['markdown', 'html']);
+    // A format it stores, the run's own ('default'), or none: the request as written.
+    expect(await formatsSent(client.crawl({ urls: [url], formats: ['html'] }, { content: 'html' }))).toEqual([
+      'html',
+    ]);
+    expect(await formatsSent(client.crawl({ urls: [url] }, { content: 'markdown' }))).toBeUndefined();
+    expect(await formatsSent(client.crawl({ urls: [url] }, { content: 'default' }))).toBeUndefined();
+    expect(await formatsSent(client.crawl({ urls: [url] }))).toBeUndefined();
   });
 
   it('with cancelOnUnsubscribe, sends no creation again when the creation was refused', async () => {

@@ -174,7 +174,7 @@ export class Runs {
    */
   lifecycle(kind: RunKind, body: object, options: RunOptions): Observable<RunEvent<unknown>> {
     return defer(() => {
-      const { wire, parse } = prepareBody(kind, body);
+      const { wire, parse } = prepareBody(kind, withContentFormat(kind, body, options.content));
       const create$ = this.#create$(kind, wire, options.idempotencyKey);
       return this.#events$(create$, undefined, options, parse);
     });
@@ -628,6 +628,25 @@ export class Runs {
       );
     return concat(results$, completed);
   }
+}
+
+/** A crawl's formats when its request names none (the contract's default). */
+const DEFAULT_CRAWL_FORMATS: readonly string[] = ['markdown'];
+
+/**
+ * A crawl or deep crawl whose stream asks for the content of a format the run
+ * would not store (`content: 'html'` on a crawl of the default Markdown) asks
+ * the server to store that format too, as the CLI's `--content` does: else
+ * every page's content came back null. Other requests go as written.
+ */
+function withContentFormat(kind: RunKind, body: object, content: RunOptions['content']): object {
+  if (content === undefined || content === 'default' || content === 'json') return body;
+  const source = body as Record<string, unknown>;
+  const type = kind === 'runs' ? source.type : kind;
+  if (type !== 'crawl' && type !== 'deep-crawl') return body;
+  const formats = Array.isArray(source.formats) ? (source.formats as unknown[]) : DEFAULT_CRAWL_FORMATS;
+  if (formats.includes(content)) return body;
+  return { ...source, formats: [...formats, content] };
 }
 
 const plainParser: DataParser = (result) => ({ ok: true, result: result as RunResult<unknown> });
