@@ -15,7 +15,7 @@ import { limitJitInlining } from './jit-inlining-budget.js';
 import { createApiKey } from './keys.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { WebDataServer } from './server.js';
-import { openStore } from './store/open-store.js';
+import { openStore, SQLITE_FILE } from './store/open-store.js';
 
 const USAGE = `usage:
   webdata-server start [--port N] [--host H] [--data-dir DIR] [--allow-private-networks] [--workers N]
@@ -67,6 +67,15 @@ async function main(argv: string[]): Promise<number> {
     (command === 'keys' && (sub === 'create' || sub === 'list' || (sub === 'revoke' && arg))) ||
     (command === 'secret' && sub === 'rotate');
   if (!known) return usageError(`unknown command "${positionals.join(' ')}"`);
+  // Listing or revoking keys of a data directory without a store: the wrong --data-dir, most likely.
+  // Opening it would make an empty store there and answer "no keys".
+  const sqliteFile = join(config.dataDir, SQLITE_FILE);
+  if (command === 'keys' && sub !== 'create' && !config.databaseUrl && !existsSync(sqliteFile)) {
+    console.error(
+      `webdata-server: no store in ${config.dataDir} (no ${SQLITE_FILE}): give the --data-dir (or --database-url) the server runs with`,
+    );
+    return 1;
+  }
   const store = openStore(config);
   try {
     if (command === 'keys' && sub === 'create') {
@@ -121,6 +130,11 @@ function parseArguments(argv: string[]) {
   });
 }
 
+/** A path as one shell word: as it is when nothing in it needs quoting, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 /**
  * The key made on first start is also kept in `first-api-key` (mode 0600) in
  * the data directory, for whoever missed the banner; the database itself only
@@ -154,8 +168,10 @@ async function start(config: ReturnType<typeof loadConfig>): Promise<number> {
       console.log(`(made now and printed only now; also kept in ${keyFile}, mode 0600)`);
     } else {
       const saved = existsSync(keyFile) ? ` (the first one is in ${keyFile})` : '';
+      // The commands act on the store they are given, so the hint gives this server's.
+      const where = config.databaseUrl ? ' --database-url URL' : ` --data-dir ${shellWord(config.dataDir)}`;
       console.log(
-        `API keys: \`webdata-server keys list\`${saved}; a new one: \`webdata-server keys create\``,
+        `API keys: \`webdata-server keys list${where}\`${saved}; a new one: \`webdata-server keys create${where}\``,
       );
     }
     console.log(`try: curl -H "x-api-key: <key>" ${url}/api/v1/runs   (OpenAPI: ${url}/api/v1/openapi.json)`);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -65,9 +65,36 @@ describe('webdata-server command line', () => {
       expect(second.apiKey).toBeNull();
       expect(second.output()).not.toContain(first.apiKey!.slice(-20));
       expect(second.output()).toContain(join(fresh, 'first-api-key'));
+      // The hint names the data directory this server uses: `keys list` alone reads another store.
+      expect(second.output()).toContain(`\`webdata-server keys list --data-dir ${fresh}\``);
       expect(readFileSync(join(fresh, 'first-api-key'), 'utf8').trim()).toBe(first.apiKey);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('keys list and keys revoke on a data directory without a store say so and exit 1, making no store there', {
+    timeout: 120_000,
+  }, async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'webdata-cli-'));
+    try {
+      for (const args of [
+        ['keys', 'list'],
+        ['keys', 'revoke', 'key_x'],
+      ]) {
+        const failed = await run(process.execPath, [...serverCommand(), ...args, '--data-dir', empty]).then(
+          () => null,
+          (error: { code: number; stdout: string; stderr: string }) => error,
+        );
+        expect(failed, args.join(' ')).not.toBeNull();
+        expect(failed!.code).toBe(1);
+        expect(failed!.stderr).toBe(
+          `webdata-server: no store in ${empty} (no webdata.sqlite): give the --data-dir (or --database-url) the server runs with\n`,
+        );
+        expect(existsSync(join(empty, 'webdata.sqlite'))).toBe(false);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
     }
   });
 

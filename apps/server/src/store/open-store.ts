@@ -7,6 +7,9 @@ import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
+/** The embedded store's file in the data directory. */
+export const SQLITE_FILE = 'webdata.sqlite';
+
 /** The blob store a PostgreSQL setup shares between its processes. */
 export function openBlobStore(config: ServerConfig): BlobStore {
   const blobs = config.blobs ?? { kind: 'directory', path: join(config.dataDir, 'blobs') };
@@ -26,5 +29,5 @@ export function openStore(config: ServerConfig, onError?: (error: Error) => void
       onError,
     });
   }
-  return new SqliteStore(join(config.dataDir, 'webdata.sqlite'));
+  return new SqliteStore(join(config.dataDir, SQLITE_FILE));
 }
