@@ -69,6 +69,21 @@ describe('authentication', () => {
 });
 
 describe('4xx answers of api-v1.md', () => {
+  it('400 for a query parameter given twice, naming it (it said "expected number, received NaN")', async () => {
+    for (const [path, name] of [
+      ['/api/v1/runs?limit=2&limit=3', 'limit'],
+      ['/api/v1/runs?status=completed&status=failed', 'status'],
+      ['/api/v1/runs?ids=run_a&ids=run_b', 'ids'],
+      ['/api/v1/collections?cursor=a&cursor=b', 'cursor'],
+    ] as const) {
+      const error = expectError(await call('GET', path), 400, 'invalid_request');
+      const message = `${name} is given 2 times: give it once${name === 'ids' ? ' (ids takes a comma-separated list)' : ''}`;
+      expect(error.message).toBe(`invalid query: query.${name}: ${message}`);
+      expect(error.details).toEqual([{ path: [name], code: 'repeated_parameter', message }]);
+    }
+    expect((await call('GET', '/api/v1/runs?limit=2&ids=run_a,run_b')).status).toBe(200);
+  });
+
   it('400 invalid_request with details naming each bad field', async () => {
     const error = expectError(
       await call('POST', '/api/v1/extract', { urls: ['ftp://files.example/a', '/relative'], query: 'x' }),

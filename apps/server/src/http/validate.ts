@@ -11,6 +11,7 @@ export function parseRequest<T extends z.ZodType>(
   value: unknown,
   part: 'body' | 'query' | 'path',
 ): z.output<T> {
+  if (part === 'query') refuseRepeatedParameters(value);
   const parsed = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.slice(0, 50).map((issue) => ({
@@ -25,4 +26,25 @@ export function parseRequest<T extends z.ZodType>(
       ? 'request body is required (JSON)'
       : `invalid ${part}: ${where}: ${first?.message ?? 'invalid'}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`;
   throw new ServiceError('invalid_request', message, { details });
+}
+
+/**
+ * No v1 query parameter is a list written as repeats (`ids` is comma-separated),
+ * and the query string parser hands a repeated one over as an array, which the
+ * schemas read as a wrong type ("expected number, received NaN"): say what it is.
+ */
+function refuseRepeatedParameters(query: unknown): void {
+  if (typeof query !== 'object' || query === null) return;
+  const details = Object.entries(query)
+    .filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]))
+    .map(([name, values]) => {
+      const list = name === 'ids' ? ' (ids takes a comma-separated list)' : '';
+      const message = `${name} is given ${values.length} times: give it once${list}`;
+      return { path: [name], code: 'repeated_parameter', message };
+    });
+  const first = details[0];
+  if (first)
+    throw new ServiceError('invalid_request', `invalid query: query.${first.path[0]}: ${first.message}`, {
+      details,
+    });
 }
