@@ -165,6 +165,32 @@ describe('convertPage on small and odd pages', () => {
     expect(page.markdown).toBe('```python\nprint("hi")\n```');
   });
 
+  it("puts the page's heading on top when the content leaves it out, though a code block holds a '# ' line", () => {
+    // Git's manual pages: the <h1> sits in a header outside the content, and shell or config
+    // examples hold "# comment" lines. Such a line counted as the heading, so none was added.
+    const prose =
+      '<p>Git is a fast, scalable, distributed revision control system with an unusually rich command set that provides both high-level operations and full access to internals.</p>'.repeat(
+        4,
+      );
+    const html = `<!DOCTYPE html><html><head><title>git-config(1)</title></head><body>
+<div id="header"><h1>git-config(1) Manual Page</h1></div>
+<div id="content"><h2>SYNOPSIS</h2>${prose}
+<pre><code># This is the config file, and
+# a '#' or ';' character indicates a comment
+[core]
+	filemode = false</code></pre>${prose}</div></body></html>`;
+    for (const page of [
+      convertPage(html, 'https://e.com/'),
+      convertWithReadability(html, 'https://e.com/', {}),
+    ]) {
+      expect(page.markdown.startsWith('# git-config(1) Manual Page\n\n## SYNOPSIS\n\n')).toBe(true);
+      expect(page.markdown).toContain('```\n# This is the config file, and\n');
+    }
+    // A heading of its own, outside code, is kept and none is added.
+    const own = convertPage('<main><h1>Own</h1><p>text</p><pre># note</pre></main>', 'https://e.com/');
+    expect(own.markdown).toBe('# Own\n\ntext\n\n```\n# note\n```');
+  });
+
   it('reads CR LF and lone CR line breaks as LF, as a browser does (the HTML parser normalises newlines)', () => {
     // Git's manual pages are written with CR LF: their <pre> synopses kept the CR in every format.
     const lines = ['git log [&lt;options&gt;]', '        [&lt;revision-range&gt;]'];

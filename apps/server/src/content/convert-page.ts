@@ -16,6 +16,24 @@ import type { ConvertedPage } from './types.js';
 /** Deeper pages get their plain text as Markdown. */
 const MARKDOWN_MAX_DEPTH = 500;
 
+/**
+ * Whether Markdown has a level-1 ATX heading outside its fenced code blocks: a
+ * `# comment` line of a shell or config example is code, not the page's heading.
+ */
+function hasTopHeading(markdown: string): boolean {
+  let fence: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== null) {
+      // A closing fence: the opening's character, at least as long, nothing after it.
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = null;
+    } else if (marker) fence = marker;
+    else if (/^ {0,3}# /.test(line)) return true;
+  }
+  return false;
+}
+
 /** Descends through `<div>`s that hold nothing but one element (Readability's wrappers). */
 function unwrapSingleDivs(element: ContentElement): ContentElement {
   let current = element;
@@ -103,7 +121,7 @@ function formats(
   }
   // Readability drops the heading that repeats the title; readers of the Markdown expect it on top.
   const heading = facts.firstHeading ?? facts.title;
-  if (heading && !/^# /m.test(markdown)) markdown = `# ${heading}\n\n${markdown}`;
+  if (heading && !hasTopHeading(markdown)) markdown = `# ${heading}\n\n${markdown}`;
   const page: ConvertedPage = {
     title: facts.title,
     markdown,
