@@ -33,6 +33,7 @@ export default defineConfig({
                   'test/runs.test.ts',
                   'test/errors.test.ts',
                   'test/owner-share.test.ts',
+                  'test/crawl-delay-slots.test.ts',
                   'test/deep-crawl.test.ts',
                   'test/search-api.test.ts',
                   'test/documents-api.test.ts',

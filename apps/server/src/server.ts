@@ -107,17 +107,21 @@ export class WebDataServer {
       embedder: this.embedder,
     };
     this.pool = this.config.runWorkers
-      ? new WorkerPool(this.store, (item, signal, started) => processItem(deps, item, signal, started), {
-          workerId: newId('req').replace('req_', 'wrk_'),
-          concurrency: this.config.workerConcurrency,
-          leaseMs: this.config.leaseMs,
-          idlePollMs: 500,
-          // The only worker of an embedded store keeps a pool's worth of claimed items ready; where
-          // other processes share the queue they are left to them.
-          reserve: this.store.shared ? 0 : this.config.workerConcurrency,
-          onRunChanged: (runId) => events.notify(runId),
-          onError: (error) => this.app.log.error({ err: error }, 'worker error'),
-        })
+      ? new WorkerPool(
+          this.store,
+          (item, signal, started, hostWait) => processItem(deps, item, signal, started, hostWait),
+          {
+            workerId: newId('req').replace('req_', 'wrk_'),
+            concurrency: this.config.workerConcurrency,
+            leaseMs: this.config.leaseMs,
+            idlePollMs: 500,
+            // The only worker of an embedded store keeps a pool's worth of claimed items ready; where
+            // other processes share the queue they are left to them.
+            reserve: this.store.shared ? 0 : this.config.workerConcurrency,
+            onRunChanged: (runId) => events.notify(runId),
+            onError: (error) => this.app.log.error({ err: error }, 'worker error'),
+          },
+        )
       : null;
     this.runs = new RunService(this.store, events, this.config, this.pool, this.schemas);
     const context: ApiContext = {

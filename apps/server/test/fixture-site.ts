@@ -41,9 +41,10 @@ export class FixtureSite {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  /** Listens on `host`, a loopback address (127.0.0.2 is another host than 127.0.0.1 to a crawler). */
+  async start(host = '127.0.0.1'): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
+    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
     return this.url;
   }
 

@@ -37,12 +37,18 @@ export async function processItem(
   item: ClaimedItem,
   signal: AbortSignal,
   started?: () => void,
+  hostWait?: (waiting: boolean) => void,
 ): Promise<ItemOutcome> {
   let page: FetchedPage;
   const run = readRunParams(item.runType, item.params);
   const respectRobots = run.type === 'extract' ? true : run.params.respect_robots;
   try {
-    page = await deps.fetcher.fetchPage(item.url, { signal, respectRobots, onStart: started });
+    page = await deps.fetcher.fetchPage(item.url, {
+      signal,
+      respectRobots,
+      onStart: started,
+      onHostWait: hostWait,
+    });
   } catch (error) {
     signal.throwIfAborted();
     return failedOutcome(error);

@@ -169,6 +169,54 @@ describe('WorkerPool', () => {
     });
   });
 
+  it.each([
+    ['with a reserve (the queue is its own)', 2],
+    ['without a reserve (a shared queue)', 0],
+  ])(
+    'lends the slots of pages waiting for their host turn: another run goes on meanwhile, %s',
+    async (_name, reserve) => {
+      store = new SqliteStore(':memory:');
+      // A run on a host with a crawl-delay, queued first, then a run of another host.
+      const polite = await queuedCrawlRun(store, OWNER, 6);
+      const quick = await queuedCrawlRun(store, OWNER, 6);
+      const waitingForTurn: (() => void)[] = [];
+      const process = (
+        item: ClaimedItem,
+        _signal: AbortSignal,
+        started: () => void,
+        hostWait: (w: boolean) => void,
+      ) =>
+        new Promise<ItemOutcome>((resolve) => {
+          if (item.runId === quick) return resolve(itemOutcome());
+          hostWait(true);
+          waitingForTurn.push(() => {
+            hostWait(false);
+            started();
+            resolve(itemOutcome());
+          });
+        });
+      pool = new WorkerPool(store, process, {
+        workerId: 'w',
+        concurrency: 2,
+        reserve,
+        leaseMs: 60_000,
+        idlePollMs: 10,
+      });
+      pool.start();
+      // No turn of the polite host comes, yet the other run finishes in the lent slots.
+      await vi.waitFor(async () => expect((await store.getRun(OWNER, quick))!.run.status).toBe('completed'));
+      // The polite run was not claimed from while its pages waited: only those of the first claim wait.
+      expect(waitingForTurn.length).toBeLessThanOrEqual(2);
+      // Its pages' turns then come, one at a time, and it completes.
+      for (let turn = 0; turn < 6; turn += 1) {
+        await vi.waitFor(() => expect(waitingForTurn.length).toBeGreaterThan(turn));
+        waitingForTurn[turn]!();
+      }
+      await vi.waitFor(async () => expect((await store.getRun(OWNER, polite))!.run.status).toBe('completed'));
+      expect(waitingForTurn).toHaveLength(6);
+    },
+  );
+
   it('drops the claimed pages of a cancelled run that wait for a slot', async () => {
     store = new SqliteStore(':memory:');
     const runId = await queuedCrawlRun(store, OWNER, 4);

@@ -37,12 +37,15 @@ export class HostGate {
 
   /**
    * Waits for a slot to `host`, at least `delayMs` after the previous start.
-   * Resolves with the function that gives the slot back.
+   * Resolves with the function that gives the slot back. `onQueued` is called
+   * (synchronously, before this returns) when the slot is not free at once:
+   * the caller then waits for the host's turn (its concurrency or its delay).
    */
-  acquire(host: string, delayMs = 0, signal?: AbortSignal): Promise<ReleaseSlot> {
+  acquire(host: string, delayMs = 0, signal?: AbortSignal, onQueued?: () => void): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const state = this.stateOf(host);
-    return new Promise<ReleaseSlot>((resolve, reject) => {
+    let granted = false;
+    const slot = new Promise<ReleaseSlot>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, delayMs, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -55,7 +58,10 @@ export class HostGate {
       }
       state.queue.push(waiter);
       this.pump(host, state);
+      granted = !state.queue.includes(waiter);
     });
+    if (!granted) onQueued?.();
+    return slot;
   }
 
   /** Requests in flight to a host now (for tests and metrics). */

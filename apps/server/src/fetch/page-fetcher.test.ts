@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../config.js';
 import { PageError } from '../errors.js';
 import { decodeBody } from './content-type.js';
@@ -670,6 +670,54 @@ describe('robots.txt failures and crawl-delay', () => {
     } finally {
       await fetcher.close();
       await slow.close();
+    }
+  });
+
+  it('tells a page waiting for its crawl-delay turn, and when it comes; not a wait for a concurrent slot', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const site = (robots: string) =>
+      startFixtureServer({
+        '/robots.txt': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(robots);
+        },
+        '/hold': async (_req, res) => {
+          await held;
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('held');
+        },
+        '/p': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end('p');
+        },
+      });
+    const polite = await site('User-agent: *\nCrawl-delay: 0.2\n');
+    const busy = await site('User-agent: *\nAllow: /\n');
+    const fetcher = new PageFetcher(fetcherConfig({ perHostConcurrency: 1 }));
+    try {
+      const told: string[] = [];
+      const tell = (name: string) => (waiting: boolean) => told.push(`${name} ${waiting}`);
+      // A page of the polite host, then the next: it waits for its turn, and says so.
+      await fetcher.fetchPage(`${polite.origin}/p?a`);
+      await fetcher.fetchPage(`${polite.origin}/p?b`, { onHostWait: tell('b') });
+      expect(told).toEqual(['b true', 'b false']);
+      // The busy host's only slot is taken by a held page: the next one waits for it, unannounced.
+      told.length = 0;
+      const first = fetcher.fetchPage(`${busy.origin}/hold`, { onHostWait: tell('hold') });
+      await vi.waitFor(() => expect(busy.arrivals.get('/hold')).toHaveLength(1));
+      const second = fetcher.fetchPage(`${busy.origin}/p`, { onHostWait: tell('next') });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await Promise.all([first, second]);
+      expect(told).toEqual([]);
+    } finally {
+      release();
+      await fetcher.close();
+      await polite.close();
+      await busy.close();
     }
   });
 });

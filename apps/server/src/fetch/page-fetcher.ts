@@ -11,7 +11,7 @@ import {
   defaultAddressPolicy,
   type ResolveAll,
 } from './guarded-connector.js';
-import { HostGate } from './host-gate.js';
+import { HostGate, type ReleaseSlot } from './host-gate.js';
 import { HttpStatusError } from './http-status-error.js';
 import { checkDeclaredLength, dropBody, type OverflowPolicy, readBodyCapped } from './read-body.js';
 import { allowAllRobots, parseRobots, RobotsCache } from './robots.js';
@@ -75,6 +75,8 @@ interface RawRequest {
   signal: AbortSignal | undefined;
   /** See {@link FetchPageOptions.onStart}. */
   onStart?: (() => void) | undefined;
+  /** See {@link FetchPageOptions.onHostWait}. */
+  onHostWait?: ((waiting: boolean) => void) | undefined;
 }
 
 /** The final response of a redirect chain, with its body read. */
@@ -189,6 +191,7 @@ export class PageFetcher implements PageFetcherLike {
       timeoutMs: this.config.pageTimeoutMs,
       signal: options.signal,
       onStart: options.onStart,
+      onHostWait: options.onHostWait,
     });
     if (raw.status < 200 || raw.status > 299) throw new HttpStatusError(raw.status, raw.finalUrl);
     const media = parseContentType(raw.contentType);
@@ -310,6 +313,30 @@ export class PageFetcher implements PageFetcherLike {
   }
 
   /**
+   * Waits for a slot to `host` (see {@link HostGate.acquire}). Where the host has a delay between
+   * requests, tells `onHostWait` while it queues: a turn there can be seconds away. A wait for one of
+   * the host's concurrent slots ends with a page's fetch, and is not told.
+   */
+  private async hostTurn(
+    host: string,
+    crawlDelayMs: number,
+    signal: AbortSignal,
+    onHostWait: RawRequest['onHostWait'],
+  ): Promise<ReleaseSlot> {
+    const delayMs = Math.max(this.config.perHostDelayMs, crawlDelayMs);
+    if (!onHostWait || delayMs === 0) return this.gate.acquire(host, delayMs, signal);
+    let queued = false;
+    try {
+      return await this.gate.acquire(host, delayMs, signal, () => {
+        queued = true;
+        onHostWait(true);
+      });
+    } finally {
+      if (queued) onHostWait(false);
+    }
+  }
+
+  /**
    * GETs a URL following redirects by hand (each hop through the guard, the
    * robots check and the host gate) and reads the final body under the cap.
    */
@@ -335,11 +362,7 @@ export class PageFetcher implements PageFetcherLike {
           );
         }
         const crawlDelay = Math.min(rules?.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS);
-        const release = await this.gate.acquire(
-          current.hostname,
-          Math.max(this.config.perHostDelayMs, crawlDelay),
-          signal,
-        );
+        const release = await this.hostTurn(current.hostname, crawlDelay, signal, req.onHostWait);
         deadline.start();
         if (hop === 0) req.onStart?.();
         try {

@@ -34,6 +34,13 @@ export interface FetchPageOptions {
   respectRobots?: boolean | undefined;
   /** Called when the first request goes out (robots.txt read, the host's turn come). */
   onStart?: (() => void) | undefined;
+  /**
+   * Called with true when a request of the page queues for its turn at a host
+   * with a delay between requests (robots.txt crawl-delay,
+   * `WEBDATA_PER_HOST_DELAY_MS`), and with false when the turn comes (or the
+   * wait is aborted). The worker pool lends the page's slot meanwhile.
+   */
+  onHostWait?: ((waiting: boolean) => void) | undefined;
 }
 
 /**

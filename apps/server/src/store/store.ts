@@ -201,8 +201,16 @@ export interface Store {
   /** Removes a run with its items, results, contents, screenshots and search documents. */
   deleteRun(owner: string, runId: string): Promise<boolean>;
 
-  /** Leases up to `count` queued items to `workerId` for `leaseMs`. */
-  claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]>;
+  /**
+   * Leases up to `count` queued items to `workerId` for `leaseMs`, none of the runs in `skipRuns`
+   * (the worker's runs whose pages wait for their host's turn: more of them would only wait too).
+   */
+  claimItems(
+    workerId: string,
+    count: number,
+    leaseMs: number,
+    skipRuns?: ReadonlySet<string>,
+  ): Promise<ClaimedItem[]>;
   renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean>;
   /** Stores the outcome of an item; false (and nothing written) when the lease was lost or the run is gone. */
   completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean>;

@@ -515,14 +515,20 @@ export class PostgresStore implements Store {
     return deleted;
   }
 
-  async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
+  async claimItems(
+    workerId: string,
+    count: number,
+    leaseMs: number,
+    skipRuns?: ReadonlySet<string>,
+  ): Promise<ClaimedItem[]> {
     if (count <= 0) return [];
     return this.tx(async (client, atCommit) => {
-      const { rows: active } = await client.query<{ id: string; owner: string }>(
+      const { rows: queued } = await client.query<{ id: string; owner: string }>(
         `SELECT id, owner FROM runs r WHERE status IN (${literals(ACTIVE_RUN_STATUSES)})
            AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ${literals([WAITING_ITEM_STATUS])})
            ORDER BY seq`,
       );
+      const active = skipRuns?.size ? queued.filter((run) => !skipRuns.has(run.id)) : queued;
       if (active.length === 0) return [];
       // Items leased now by owner, every process's: the owners holding the fewest come first.
       const { rows: heldRows } = await client.query<{ owner: string; held: number }>(

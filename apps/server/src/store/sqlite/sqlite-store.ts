@@ -460,10 +460,15 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async claimItems(workerId: string, count: number, leaseMs: number): Promise<ClaimedItem[]> {
+  async claimItems(
+    workerId: string,
+    count: number,
+    leaseMs: number,
+    skipRuns?: ReadonlySet<string>,
+  ): Promise<ClaimedItem[]> {
     return this.db.transaction(() => {
       const timestamp = now();
-      const picked = this.pickQueued(count);
+      const picked = this.pickQueued(count, skipRuns);
       if (picked.length === 0) return [];
       const rows = this.sql<
         (string | number)[],
@@ -539,13 +544,14 @@ export class SqliteStore implements Store {
    * hold the slots gets none of those that free while another key's work
    * waits (see `claimOrder`, which the PostgreSQL store's claim follows too).
    */
-  private pickQueued(count: number): string[] {
+  private pickQueued(count: number, skipRuns?: ReadonlySet<string>): string[] {
     // Only active runs with queued items, in one statement: a claim comes after every finished item, and
     // asking each of a thousand running runs for queued items (none, mostly) took ~50 ms each time.
-    const active = this.sql<string[], { id: string; owner: string }>(
+    let active = this.sql<string[], { id: string; owner: string }>(
       `SELECT id, owner FROM runs r WHERE status IN (${marks(ACTIVE_RUN_STATUSES)})
          AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ?) ORDER BY seq`,
     ).all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS);
+    if (skipRuns?.size) active = active.filter((run) => !skipRuns.has(run.id));
     if (active.length === 0) return [];
     const order = claimOrder(active, count, this.claimRotation++, this.heldByOwner());
     const next = this.sql<[string, string, number], { id: string }>(

@@ -1,0 +1,82 @@
+/**
+ * A host's crawl-delay does not hold the worker slots. A key crawls a site whose robots.txt asks
+ * for 2 s between requests, then starts a crawl of another host: the second ends while the first
+ * has fetched only a few of its pages. Before, every slot held one of the polite site's pages
+ * waiting for its turn, and the second crawl's pages waited behind them (in the bench: 48 pages
+ * took 71 s beside such a crawl and 7 s alone).
+ *
+ * Asserted by order (how many of the polite site's pages had been answered when the other crawl
+ * ended), not by time. Runs on both stores (the api-on-postgres project runs it again).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, getRun, waitForRun } from './api-client.js';
+import { FixtureSite, page } from './fixture-site.js';
+import { startTestServer, type TestServer } from './test-server.js';
+
+const POLITE_PAGES = 12;
+const QUICK_PAGES = 24;
+
+let polite: FixtureSite;
+let quick: FixtureSite;
+let server: TestServer;
+
+function pages(prefix: string, count: number): Record<string, { body: string }> {
+  return Object.fromEntries(
+    Array.from({ length: count }, (_, i) => [`/${prefix}/${i}`, { body: page(`${prefix} ${i}`) }]),
+  );
+}
+
+beforeAll(async () => {
+  polite = new FixtureSite({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 2\n' },
+    ...pages('polite', POLITE_PAGES),
+  });
+  // Another host to the crawler (its own politeness), on loopback.
+  await polite.start('127.0.0.2');
+  quick = new FixtureSite(pages('quick', QUICK_PAGES));
+  await quick.start();
+  server = await startTestServer({ workerConcurrency: 8 });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await polite?.stop();
+  await quick?.stop();
+});
+
+describe("a host's crawl-delay and the worker slots", () => {
+  it("lets a key's crawl of another host end while its polite crawl waits for its turns", {
+    timeout: 120_000,
+  }, async () => {
+    const call = apiClient(server.url, await server.createKey());
+    const slow = await call('POST', '/api/v1/crawl', {
+      urls: Array.from({ length: POLITE_PAGES }, (_, i) => `${polite.url}/polite/${i}`),
+      limit: POLITE_PAGES,
+    });
+    expect(slow.status).toBe(202);
+    const fast = await call('POST', '/api/v1/crawl', {
+      urls: Array.from({ length: QUICK_PAGES }, (_, i) => `${quick.url}/quick/${i}`),
+      limit: QUICK_PAGES,
+    });
+    expect(fast.status).toBe(202);
+    const ended = await waitForRun(call, fast.body.id, 60_000);
+    const politeFetched = Array.from({ length: POLITE_PAGES }, (_, i) => polite.count(`/polite/${i}`)).filter(
+      (count) => count > 0,
+    ).length;
+    const politeRun = await getRun(call, slow.body.id);
+
+    expect(ended.status).toBe('completed');
+    expect(ended.stats.succeeded).toBe(QUICK_PAGES);
+    // One of the polite site's pages every 2 s: the other crawl's 24 pages take well under a second
+    // alone, and ended before a quarter of the polite pages had their turn. Before, they ended after
+    // most of them (every slot held a polite page waiting for its turn).
+    expect(politeFetched).toBeLessThanOrEqual(POLITE_PAGES / 4);
+    expect(politeRun.status).toBe('running');
+
+    // The polite crawl goes on at its pace and ends in full, each page fetched once.
+    const done = await waitForRun(call, slow.body.id, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.stats.succeeded).toBe(POLITE_PAGES);
+    for (let i = 0; i < POLITE_PAGES; i += 1) expect(polite.count(`/polite/${i}`)).toBe(1);
+  });
+});
