@@ -161,6 +161,13 @@ describe('GET /api/v1/collections/{collection}/documents/{documentId}', () => {
       code: 'not_found',
       message: expect.stringContaining('format=text'),
     });
+    // Accept: Markdown preferred, anything else after: the text it holds, not a 404 (it was one).
+    const path = documentPath('plain', hit.document_id);
+    const preferred = await call('GET', path, undefined, { accept: 'text/markdown, text/plain;q=0.5' });
+    expect(preferred.status).toBe(200);
+    expect(String(preferred.headers['content-type'])).toMatch(/^text\/plain/);
+    const browser = await call('GET', path, undefined, { accept: 'text/markdown, */*;q=0.8' });
+    expect(DocumentContent.parse(browser.body).format).toBe('text');
   });
 
   it('shows the page as it was indexed last when a later run crawls it again', async () => {

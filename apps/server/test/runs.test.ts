@@ -101,6 +101,33 @@ describe('run lifecycle', () => {
     );
     expect(missing.status).toBe(404);
     expect(missing.body.error.message).toMatch(/asked for markdown/);
+    // Accept is negotiated by preference: a browser's header (text/html first, */* after) on a crawl
+    // without HTML gets the JSON answer it also accepts (it was a 404), and q-values count.
+    const otherBase = `/api/v1/runs/${plain.body.id}/results/${other!.id}/content`;
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const fallback = await call('GET', otherBase, undefined, { accept: browser });
+    expect(fallback.status, JSON.stringify(fallback.body)).toBe(200);
+    expect(fallback.body).toMatchObject({ format: 'markdown', content: expect.stringContaining('# Page B') });
+    const plainThenMarkdown = await call('GET', otherBase, undefined, {
+      accept: 'text/plain, text/markdown;q=0.5',
+    });
+    expect(plainThenMarkdown.headers['content-type']).toMatch(/^text\/markdown/);
+    const jsonPreferred = await call('GET', base, undefined, {
+      accept: 'text/markdown;q=0.2, application/json',
+    });
+    expect(jsonPreferred.body.format).toBe('markdown');
+    const markdownPreferred = await call('GET', base, undefined, {
+      accept: 'application/json;q=0.5, text/markdown',
+    });
+    expect(markdownPreferred.headers['content-type']).toMatch(/^text\/markdown/);
+    const jsonRefused = await call('GET', `${base}?format=text`, undefined, {
+      accept: 'application/json;q=0, text/plain',
+    });
+    expect(jsonRefused.headers['content-type']).toMatch(/^text\/plain/);
+    // Only formats it does not hold, and nothing else acceptable: still the 404 that names them.
+    const none = await call('GET', otherBase, undefined, { accept: 'text/html, text/plain' });
+    expect(none.status).toBe(404);
+    expect(none.body.error.message).toMatch(/has no html content; the run asked for markdown/);
   });
 
   it("carries each result's content in the results list with include=content", async () => {

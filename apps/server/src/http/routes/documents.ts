@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound, ServiceError } from '../../errors.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute } from '../contract-route.js';
-import { preferredRawType } from '../raw-content.js';
+import { acceptedAnswers, JSON_ANSWER, preferredRawType } from '../raw-content.js';
 
 /** Media types a client may ask for to get a document's content raw instead of as JSON. */
 const RAW_TYPES: Record<string, DocumentContentFormat> = {
@@ -27,10 +27,21 @@ export function registerDocumentRoutes(app: FastifyInstance, context: ApiContext
         ? notFound('document')
         : notFound('collection');
     }
-    const raw = preferredRawType(request.headers.accept, Object.keys(RAW_TYPES));
     const markdown =
       document.resultId === null ? null : await context.store.getContent(document.resultId, 'markdown');
-    const format = query.format ?? (raw ? RAW_TYPES[raw]! : markdown === null ? 'text' : 'markdown');
+    // With ?format the format is fixed and Accept picks raw or JSON; without, the first answer Accept
+    // prefers that the document holds (text always; Markdown when its run stored it).
+    let raw: string | null;
+    let format: DocumentContentFormat;
+    if (query.format) {
+      raw = preferredRawType(request.headers.accept, Object.keys(RAW_TYPES));
+      format = query.format;
+    } else {
+      const answers = acceptedAnswers(request.headers.accept, Object.keys(RAW_TYPES));
+      const held = answers.find((answer) => answer !== 'text/markdown' || markdown !== null) ?? answers[0]!;
+      raw = held === JSON_ANSWER ? null : held;
+      format = raw ? RAW_TYPES[raw]! : markdown === null ? 'text' : 'markdown';
+    }
     let content: string;
     if (format === 'text') content = document.text;
     else if (markdown !== null) content = markdown;

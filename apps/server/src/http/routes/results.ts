@@ -13,7 +13,7 @@ import { notFound, ServiceError } from '../../errors.js';
 import type { Page } from '../../store/store.js';
 import type { ApiContext } from '../context.js';
 import { declareRoute, routeOf } from '../contract-route.js';
-import { preferredRawType } from '../raw-content.js';
+import { acceptedAnswers, JSON_ANSWER, preferredRawType } from '../raw-content.js';
 import { parseRequest } from '../validate.js';
 
 /** Media types a client may ask for to get a result's content raw instead of as JSON. */
@@ -79,10 +79,25 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
     const stored = await context.store.getRun(request.owner, runId);
     const result = stored && (await context.store.getResult(request.owner, runId, resultId));
     if (!stored || !result) throw notFound('result');
-    const raw = preferredRawType(request.headers.accept, Object.keys(RAW_TYPES));
-    const format = query.format ?? (raw ? RAW_TYPES[raw]! : defaultFormat(result, stored.run));
-    const body = await context.store.getContent(resultId, format);
-    if (body === null) {
+    // With ?format the format is fixed and Accept picks raw or JSON; without, the first answer Accept
+    // prefers that this result holds (its raw types name formats; JSON is the run's own format).
+    const choices: { raw: string | null; format: ResultContentFormat }[] = query.format
+      ? [{ raw: preferredRawType(request.headers.accept, Object.keys(RAW_TYPES)), format: query.format }]
+      : acceptedAnswers(request.headers.accept, Object.keys(RAW_TYPES)).map((answer) =>
+          answer === JSON_ANSWER
+            ? { raw: null, format: defaultFormat(result, stored.run) }
+            : { raw: answer, format: RAW_TYPES[answer]! },
+        );
+    let chosen: { raw: string | null; format: ResultContentFormat; body: string } | null = null;
+    for (const choice of choices) {
+      const held = await context.store.getContent(resultId, choice.format);
+      if (held !== null) {
+        chosen = { ...choice, body: held };
+        break;
+      }
+    }
+    if (!chosen) {
+      const format = choices[0]!.format;
       throw new ServiceError(
         'not_found',
         result.status === 'failed'
@@ -90,6 +105,7 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
           : `this result has no ${format} content; the run asked for ${requestedFormats(stored.run)}`,
       );
     }
+    const { raw, format, body } = chosen;
     const content = parseStoredContent(format, body);
     if (raw) {
       const text = Array.isArray(content)
