@@ -69,6 +69,18 @@ describe('authentication', () => {
 });
 
 describe('4xx answers of api-v1.md', () => {
+  it('400 for a path segment over 2,048 characters, saying so without echoing the path', async () => {
+    const error = expectError(
+      await call('GET', `/api/v1/runs/run_${'a'.repeat(3000)}`),
+      400,
+      'invalid_request',
+    );
+    // It was "malformed request: '/api/v1/runs/run_aaa…' is exceeding the max param length": 3 KB of echo.
+    expect(error.message).toBe(
+      'a path segment is longer than 2,048 characters: ids are much shorter, so the URL is not one this API made',
+    );
+  });
+
   it('400 for a query parameter given twice, naming it (it said "expected number, received NaN")', async () => {
     for (const [path, name] of [
       ['/api/v1/runs?limit=2&limit=3', 'limit'],

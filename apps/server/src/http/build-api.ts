@@ -16,6 +16,8 @@ import { registerSearchRoutes } from './routes/search.js';
 
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** Longest path segment the router takes (ids are far shorter; the contract checks them). */
+const MAX_PARAM_LENGTH = 2048;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -56,10 +58,15 @@ export function buildApi(context: ApiContext): FastifyInstance {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Ids are validated by the contract (and too long ones refused there), not cut off by the router.
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (a malformed %-escape) get the one error body too.
     frameworkErrors: (error, request, reply) => {
-      sendError(reply, request, new ServiceError('invalid_request', `malformed request: ${error.message}`));
+      // The router's message for an over-long segment echoes the whole path (kilobytes of it).
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `a path segment is longer than ${MAX_PARAM_LENGTH.toLocaleString('en-US')} characters: ids are much shorter, so the URL is not one this API made`
+          : `malformed request: ${error.message}`;
+      sendError(reply, request, new ServiceError('invalid_request', message));
     },
     // A slow or stalled request is cut off (408) rather than held forever; the answer may take longer (long polls).
     requestTimeout: context.config.requestTimeoutMs,
