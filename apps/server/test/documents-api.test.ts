@@ -166,8 +166,10 @@ describe('GET /api/v1/collections/{collection}/documents/{documentId}', () => {
     const preferred = await call('GET', path, undefined, { accept: 'text/markdown, text/plain;q=0.5' });
     expect(preferred.status).toBe(200);
     expect(String(preferred.headers['content-type'])).toMatch(/^text\/plain/);
+    expect(preferred.headers.vary).toMatch(/\bAccept\b/i);
     const browser = await call('GET', path, undefined, { accept: 'text/markdown, */*;q=0.8' });
     expect(DocumentContent.parse(browser.body).format).toBe('text');
+    expect(browser.headers.vary).toMatch(/\bAccept\b/i);
   });
 
   it('shows the page as it was indexed last when a later run crawls it again', async () => {

@@ -108,10 +108,13 @@ describe('run lifecycle', () => {
     const fallback = await call('GET', otherBase, undefined, { accept: browser });
     expect(fallback.status, JSON.stringify(fallback.body)).toBe(200);
     expect(fallback.body).toMatchObject({ format: 'markdown', content: expect.stringContaining('# Page B') });
+    // Raw or JSON by Accept: a shared cache is told so.
+    expect(fallback.headers.vary).toMatch(/\bAccept\b/i);
     const plainThenMarkdown = await call('GET', otherBase, undefined, {
       accept: 'text/plain, text/markdown;q=0.5',
     });
     expect(plainThenMarkdown.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(plainThenMarkdown.headers.vary).toMatch(/\bAccept\b/i);
     const jsonPreferred = await call('GET', base, undefined, {
       accept: 'text/markdown;q=0.2, application/json',
     });

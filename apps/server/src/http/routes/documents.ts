@@ -27,6 +27,8 @@ export function registerDocumentRoutes(app: FastifyInstance, context: ApiContext
         ? notFound('document')
         : notFound('collection');
     }
+    // The answer depends on Accept (raw or JSON, and which format): a cache must key on it.
+    reply.header('vary', 'Accept');
     const markdown =
       document.resultId === null ? null : await context.store.getContent(document.resultId, 'markdown');
     // With ?format the format is fixed and Accept picks raw or JSON; without, the first answer Accept

@@ -76,6 +76,8 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
   declareRoute(app, context, 'getResultContent', async (call) => {
     const { runId, resultId } = call.path;
     const { query, request, reply } = call;
+    // The answer depends on Accept (raw or JSON, and which format): a cache must key on it.
+    reply.header('vary', 'Accept');
     const stored = await context.store.getRun(request.owner, runId);
     const result = stored && (await context.store.getResult(request.owner, runId, resultId));
     if (!stored || !result) throw notFound('result');
