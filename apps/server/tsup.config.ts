@@ -9,6 +9,7 @@ export default defineConfig({
     'schema-worker': 'src/extract/schema-worker.ts',
     'fill-worker': 'src/extract/fill-worker.ts',
     'batch-write-worker': 'src/store/sqlite/batch-write-worker.ts',
+    'word-index-worker': 'src/search/word-index-worker.ts',
   },
   format: ['esm'],
   dts: { entry: 'src/index.ts' },

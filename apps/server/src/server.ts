@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { defaultConfig, type ServerConfig } from './config.js';
 import type { ConvertInput } from './content/convert-fetched.js';
@@ -23,6 +24,8 @@ import { LoopTurns } from './loop-turns.js';
 import { type ChromiumLocation, locateChromium, ScreenshotService } from './screenshots/index.js';
 import { UrlSigner } from './screenshots/signed-url.js';
 import { OpenAiEmbedder } from './search/embeddings.js';
+import { backfillWordIndexes } from './search/word-backfill.js';
+import { WordIndexThreads } from './search/word-index-threads.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -32,6 +35,9 @@ import type { Store } from './store/store.js';
  * rate never sees it; owners take turns, so a long queue delays only its owner.
  */
 const SCHEMAS_WAITING_PER_OWNER = 64;
+
+/** How long after the workers start the word-index backfill begins: start-up's own work goes first. */
+const WORD_BACKFILL_DELAY_MS = 2000;
 
 /**
  * One Web Data Service process: store, fetcher, engines, worker pool and API,
@@ -56,6 +62,8 @@ export class WebDataServer {
   private readonly schemas: ThreadedSchemaValidator;
   private address: string | null = null;
   private readonly events: RunEvents;
+  /** The word-index backfill of this process's start (see {@link backfillWords}), awaited by `close`. */
+  private wordBackfill: Promise<void> | null = null;
   private reaper: NodeJS.Timeout | null = null;
   private stopWatching: (() => Promise<void>) | null = null;
 
@@ -200,8 +208,38 @@ export class WebDataServer {
       // are read from its conversion, and the rest of the crawl waits for those.
       await this.converter.start();
       this.pool.start();
+      this.wordBackfill = this.backfillWords(this.pool);
     }
     return this.address;
+  }
+
+  /**
+   * Gives the search documents indexed before word indexes existed theirs (search/word-backfill.ts),
+   * once, a while after the start: their bodies read one at a time, their indexes built on a thread
+   * of their own, waiting whenever the workers have pages in hand. Logs what it did when there was
+   * anything to do; a failure (the store away) only ends it (the next start tries again).
+   */
+  private async backfillWords(pool: WorkerPool): Promise<void> {
+    const signal = this.closing.signal;
+    const threads = new WordIndexThreads(this.config.convertThreads > 0 ? 1 : 0);
+    try {
+      await sleep(WORD_BACKFILL_DELAY_MS, undefined, { signal, ref: false });
+      const started = performance.now();
+      const counts = await backfillWordIndexes(this.store.search, {
+        build: (text) => threads.build(text),
+        busy: () => pool.inFlight > 0,
+        signal,
+      });
+      if (counts.checked > 0)
+        this.app.log.info(
+          { ...counts, stopped: signal.aborted, ms: Math.round(performance.now() - started) },
+          'search word indexes backfilled',
+        );
+    } catch (error) {
+      if (!signal.aborted) this.app.log.warn({ err: error }, 'search word index backfill stopped');
+    } finally {
+      await threads.close();
+    }
   }
 
   /** Graceful shutdown: refuse new requests, release long polls, drain workers for up to `drainMs`. */
@@ -209,6 +247,8 @@ export class WebDataServer {
     this.closing.abort();
     if (this.reaper) clearInterval(this.reaper);
     await this.pool?.stop(drainMs);
+    // Aborted above: it ends after the statement or index in hand, before the store closes.
+    await this.wordBackfill;
     await this.stopWatching?.();
     await this.app.close();
     // Where this process's captures spent their time (wall ms summed per step; the docs bench reads it).

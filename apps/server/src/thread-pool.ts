@@ -170,17 +170,40 @@ export class ThreadPool<I, O> {
   }
 }
 
-/** The body of a {@link ThreadPool}'s thread script: answers each job posted to it with `job`. */
-export function serveJobs<I, O>(job: (input: I) => O): void {
+/**
+ * The body of a {@link ThreadPool}'s thread script: answers each job posted to it with `job`.
+ * `transfer`: the buffers of an output moved to the asking thread rather than copied (each must be
+ * the whole of an ArrayBuffer the output alone holds: it is detached here).
+ */
+export function serveJobs<I, O>(
+  job: (input: I) => O,
+  transfer: (output: O) => ArrayBuffer[] = () => [],
+): void {
   parentPort!.on('message', ({ id, input }: { id: number; input: I }) => {
     let answer: JobAnswer<O>;
+    let moved: ArrayBuffer[] = [];
     try {
-      answer = { id, output: job(input) };
+      const output = job(input);
+      answer = { id, output };
+      moved = transfer(output);
     } catch (error) {
       answer = { id, error: error instanceof Error ? error.message : String(error) };
     }
-    parentPort!.postMessage(answer);
+    parentPort!.postMessage(answer, moved);
   });
   // Modules are evaluated before the script's body: by now every import is loaded.
   parentPort!.postMessage(LOADED);
+}
+
+/**
+ * Whether `bytes` spans the whole of an ArrayBuffer (not a slice of a shared one, as a small
+ * Buffer is of Node's pool: moving that buffer would take its neighbours' bytes too), so that it
+ * can be moved to another thread.
+ */
+export function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return (
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength
+  );
 }

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { chunksOf, OpenAiEmbedder, vectorToBytes } from '../../src/search/embeddings.js';
-import { stripMarkerCharacters } from '../../src/search/snippet-html.js';
+import { stripMarkerCharacters } from '../../src/search/marker-characters.js';
 import { SENTENCE_ENCODER_MODEL } from './sentence-encoder.js';
 
 /** Pages sent to one embeddings server before the next page's answer is awaited. */

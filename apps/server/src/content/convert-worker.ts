@@ -5,8 +5,8 @@
  * says it is loaded, so a crawl's first pages are not converted cold.
  */
 import { serveJobs } from '../thread-pool.js';
-import { convertFetched } from './convert-fetched.js';
+import { convertFetched, transferOfConverted } from './convert-fetched.js';
 import { warmUpConverter } from './converter-warm-up.js';
 
 warmUpConverter();
-serveJobs(convertFetched);
+serveJobs(convertFetched, transferOfConverted);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { documentWordIndex } from '../search/word-index.js';
 import type { ConvertInput } from './convert-fetched.js';
 import { ConverterPool } from './converter-pool.js';
 
@@ -41,6 +42,21 @@ describe('ConverterPool', () => {
       expect(threaded[i]?.links).toEqual([`https://s.example/next/${i}`]);
     }
     expect(mainThread.conversions).toBe(pages.length); // the inline pool's, for the comparison
+  });
+
+  it("builds a page's word index with it on the thread when the page is to be indexed, and moves it back", async () => {
+    pool = new ConverterPool(1);
+    await pool.start();
+    mainThread.conversions = 0;
+    const page = { kind: 'html' as const, body: html(4), finalUrl: 'https://s.example/4' };
+    const indexed = await pool.convert({ ...page, words: true });
+    expect(mainThread.conversions).toBe(0);
+    // The index the store keeps for the page's text, byte for byte, in a buffer of its own.
+    const words = indexed.words!;
+    expect(Buffer.from(words)).toEqual(documentWordIndex(indexed.text));
+    expect(words.byteLength).toBe(words.buffer.byteLength);
+    // Not asked for (an extraction's page): none built.
+    expect((await pool.convert(page)).words).toBeUndefined();
   });
 
   it('start() has every thread running with the converter loaded before the first page', async () => {

@@ -1,5 +1,5 @@
 import { PageError } from '../errors.js';
-import { JobKilledThreadError, ThreadPool } from '../thread-pool.js';
+import { JobKilledThreadError, ownsItsBuffer, ThreadPool } from '../thread-pool.js';
 import { type ConvertInput, convertFetched } from './convert-fetched.js';
 import type { ConvertedPage } from './types.js';
 
@@ -48,7 +48,7 @@ export class ConverterPool {
     try {
       // Only the fields conversion reads cross to the thread (a fetched page carries more).
       return await this.threads.run(
-        { kind: page.kind, body, finalUrl: page.finalUrl, html: page.html },
+        { kind: page.kind, body, finalUrl: page.finalUrl, html: page.html, words: page.words },
         transfer,
       );
     } catch (error) {
@@ -64,16 +64,4 @@ export class ConverterPool {
   close(): Promise<void> {
     return this.threads.close();
   }
-}
-
-/**
- * Whether `bytes` spans the whole of an ArrayBuffer (not a slice of a shared one, as a small
- * Buffer is of Node's pool: moving that buffer would take its neighbours' bytes too).
- */
-function ownsItsBuffer(bytes: Uint8Array): boolean {
-  return (
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength
-  );
 }

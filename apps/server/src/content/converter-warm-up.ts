@@ -129,5 +129,5 @@ export const WARM_UP_PAGES: readonly { finalUrl: string; body: string }[] = [
 export function warmUpConverter(): void {
   for (let round = 0; round < WARM_UP_ROUNDS; round += 1)
     for (const page of WARM_UP_PAGES)
-      convertFetched({ kind: 'html', ...page, html: round === WARM_UP_ROUNDS - 1 });
+      convertFetched({ kind: 'html', ...page, html: round === WARM_UP_ROUNDS - 1, words: true });
 }

@@ -23,4 +23,9 @@ export interface ConvertedPage {
    * extraction reads it itself).
    */
   article?: ArticleMetadata | null;
+  /**
+   * The word index of `text` as the search index stores it (`documentWordIndex`; null when the text
+   * cannot have one), when the page is to be indexed (`ConvertInput.words`).
+   */
+  words?: Uint8Array | null;
 }

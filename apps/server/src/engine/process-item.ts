@@ -65,6 +65,8 @@ export async function processItem(
       // which decodes them (not the main thread). An extraction reads the HTML here too.
       body: (run.type === 'extract' ? null : page.takeEncodedBody?.()) ?? page.body,
       html: formats.includes('html'),
+      // A crawl indexes the page's text: its word index is built with it, off the main thread.
+      words: run.type !== 'extract',
     });
   } catch (error) {
     // A page too large to convert fails alone; any other error is a bug, recorded by the worker pool.
@@ -137,6 +139,7 @@ export async function processItem(
       title: converted.title,
       headings: converted.headings,
       body: converted.text,
+      words: converted.words,
       runId: item.runId,
     };
     if (deps.embedder) outcome.document.chunks = await embedChunks(deps.embedder, converted, signal);

@@ -27,13 +27,3 @@ export function snippetToHtml(raw: string): string {
     .replaceAll(SNIPPET_ELLIPSIS, '…')
     .replace(/<\/mark>(\s*)<mark>/g, '$1');
 }
-
-/**
- * Removes the characters the snippet markers use (and other C0 controls but
- * tab and line breaks) from text about to be indexed, so a page cannot forge
- * a `<mark>`.
- */
-export function stripMarkerCharacters(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, ' ');
-}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
+import { retryWhileBusy } from '../store/sqlite/busy-retry.js';
 import {
   type Bm25Weights,
   type MatchedDocument,
@@ -17,6 +18,7 @@ import {
   vectorFromBytes,
   vectorToBytes,
 } from './embeddings.js';
+import { stripMarkerCharacters } from './marker-characters.js';
 import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, passageNeedles, rescoreByPassage } from './passage.js';
 import {
   allClausesOf,
@@ -38,10 +40,10 @@ import {
 } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor, searchScopeOf } from './search-cursor.js';
 import { snippetNeedles, snippetsOfPages } from './snippet.js';
-import { snippetToHtml, stripMarkerCharacters } from './snippet-html.js';
+import { snippetToHtml } from './snippet-html.js';
 import { TextScans } from './text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
-import { buildWordIndex, WordIndex } from './word-index.js';
+import { WordIndex, wordIndexToStore } from './word-index.js';
 
 /** Ranking and parsing knobs of {@link SqliteSearchIndex}; the defaults are the measured best. */
 export interface SqliteSearchIndexOptions extends QueryParseOptions {
@@ -172,8 +174,27 @@ export class SqliteSearchIndex implements SearchIndexLike {
         text: stripMarkerCharacters(chunk.text),
         vector: vectorToBytes(chunk.vector),
       })),
-      buildWordIndex(body),
+      wordIndexToStore(doc, body),
     );
+  }
+
+  // The word-index backfill's reads and writes (search/word-backfill.ts): each one statement, tried
+  // again while another connection (the batch write thread) holds the file's write lock.
+
+  lastDocumentSeq(): Promise<number | null> {
+    return retryWhileBusy(async () => this.store.lastDocumentSeq());
+  }
+
+  documentsWithoutWords(after: number, upTo: number): Promise<number[]> {
+    return retryWhileBusy(async () => this.store.wordIndexlessSeqs(after, upTo));
+  }
+
+  analyzedBodyOf(seq: number): Promise<string | null> {
+    return retryWhileBusy(async () => this.store.wordIndexlessBody(seq));
+  }
+
+  addWordIndex(seq: number, analyzed: string, words: Uint8Array): Promise<boolean> {
+    return retryWhileBusy(async () => this.store.addWordIndexIfBody(seq, analyzed, words));
   }
 
   /** Forgets a run; its documents that no other run indexed are deleted. */

@@ -1,4 +1,6 @@
+import { stripMarkerCharacters } from './marker-characters.js';
 import { analyzedPart } from './text-scans.js';
+import type { IndexedDocument } from './types.js';
 
 /**
  * Whether UTF-16 code unit `code` is a letter or a digit (`[\p{L}\p{N}]`), for a code unit that is
@@ -86,6 +88,26 @@ export function buildWordIndex(body: string): Buffer | null {
   if (latin1) new Uint8Array(buffer.buffer, buffer.byteOffset + charsAt, units).set(chars);
   else new Uint16Array(buffer.buffer, buffer.byteOffset + charsAt, units).set(chars);
   return buffer;
+}
+
+/**
+ * The word index a store keeps beside a document given with `body` (`IndexedDocument.body`): that
+ * of the body as stored, its marker characters blanked ({@link stripMarkerCharacters}) as the store
+ * does. A crawl builds it where it makes the body, on a converter thread (`convertFetched`), and
+ * hands it to the store with the document ({@link wordIndexToStore}), so the main thread neither
+ * builds it nor copies it (the thread's buffer is moved, not cloned).
+ */
+export function documentWordIndex(body: string): Buffer | null {
+  return buildWordIndex(stripMarkerCharacters(body));
+}
+
+/**
+ * The word index a store writes beside `storedBody` (`doc.body` as stored, marker characters
+ * blanked): the one the document came with ({@link documentWordIndex} of its body), or, given
+ * without one (tools, tests, a server converting inline), built here.
+ */
+export function wordIndexToStore(doc: Pick<IndexedDocument, 'words'>, storedBody: string): Uint8Array | null {
+  return doc.words !== undefined ? doc.words : buildWordIndex(storedBody);
 }
 
 /**

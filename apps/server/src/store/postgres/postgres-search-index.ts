@@ -7,6 +7,7 @@ import {
   vectorFromBytes,
   vectorToBytes,
 } from '../../search/embeddings.js';
+import { stripMarkerCharacters } from '../../search/marker-characters.js';
 import { DEFAULT_PASSAGE_WEIGHTS, passageNeedles, rescoreByPassage } from '../../search/passage.js';
 import {
   neighbourPhrases,
@@ -29,7 +30,7 @@ import {
   searchScopeOf,
 } from '../../search/search-cursor.js';
 import { snippetNeedles, snippetsOfPages } from '../../search/snippet.js';
-import { snippetToHtml, stripMarkerCharacters } from '../../search/snippet-html.js';
+import { snippetToHtml } from '../../search/snippet-html.js';
 import {
   chunkSnippet,
   DEFAULT_FIELD_CANDIDATES,
@@ -39,7 +40,7 @@ import {
 } from '../../search/sqlite-search-index.js';
 import { ANALYZED_CHARACTERS, TextScans } from '../../search/text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from '../../search/types.js';
-import { buildWordIndex, WordIndex } from '../../search/word-index.js';
+import { WordIndex, wordIndexToStore } from '../../search/word-index.js';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../sqlite/search/index.js';
 import { query, transaction } from './connection.js';
 import { SEARCH_CONFIG, smallFieldsTsvectorSql } from './search-small-fields.js';
@@ -112,7 +113,7 @@ export class PostgresSearchIndex implements SearchIndexLike {
         stripMarkerCharacters(doc.headings.join('\n')),
         body,
         stripMarkerCharacters(summaryOf(doc.body.slice(0, OPENING_CHARACTERS))),
-        buildWordIndex(body),
+        wordIndexToStore(doc, body),
       ],
     );
     const id = rows[0]!.id;
@@ -134,6 +135,51 @@ export class PostgresSearchIndex implements SearchIndexLike {
       'INSERT INTO search_document_runs (document_id, run_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
       [id, doc.runId],
     );
+  }
+
+  // The word-index backfill's reads and writes (search/word-backfill.ts), each one statement.
+
+  async lastDocumentSeq(): Promise<number | null> {
+    const { rows } = await query<{ seq: string | null }>(
+      this.pool,
+      'SELECT max(seq) AS seq FROM search_documents',
+    );
+    return rows[0]?.seq == null ? null : Number(rows[0].seq);
+  }
+
+  async documentsWithoutWords(after: number, upTo: number): Promise<number[]> {
+    const { rows } = await query<{ seq: string }>(
+      this.pool,
+      'SELECT seq FROM search_documents WHERE seq > $1 AND seq <= $2 AND words IS NULL ORDER BY seq',
+      [after, upTo],
+    );
+    return rows.map((row) => Number(row.seq));
+  }
+
+  /** The body's first `ANALYZED_CHARACTERS` characters (at least as many UTF-16 code units: all an index is built from). */
+  async analyzedBodyOf(seq: number): Promise<string | null> {
+    const { rows } = await query<{ body: string }>(
+      this.pool,
+      `SELECT left(body, ${ANALYZED_CHARACTERS}) AS body FROM search_documents WHERE seq = $1 AND words IS NULL`,
+      [seq],
+    );
+    return rows[0]?.body ?? null;
+  }
+
+  /**
+   * Only a row still without an index whose body still begins as read: a writer that changed the
+   * body meanwhile holds the row's lock until it commits, and this statement then reads the row
+   * as it committed it (READ COMMITTED), so an index is never given to a body it was not built
+   * from. The update leaves the body alone (the stale-index trigger is not run).
+   */
+  async addWordIndex(seq: number, analyzed: string, words: Uint8Array): Promise<boolean> {
+    const { rowCount } = await query(
+      this.pool,
+      `UPDATE search_documents SET words = $2
+       WHERE seq = $1 AND words IS NULL AND left(body, ${ANALYZED_CHARACTERS}) = $3`,
+      [seq, words, analyzed],
+    );
+    return rowCount === 1;
   }
 
   /** Unlinks a run and deletes the documents no other run indexed, in the caller's transaction. */

@@ -100,6 +100,10 @@ export class SearchDocumentStore {
   private readonly bodiesBySeq: Statement;
   private readonly wordsBySeq: Statement;
   private readonly insertWords: Statement;
+  private readonly lastSeq: Statement;
+  private readonly seqsWithoutWords: Statement;
+  private readonly analyzedBody: Statement;
+  private readonly addWordsIfBody: Statement;
   private readonly bodySnippets: Statement;
   private readonly scoresOfRows: Statement;
   private readonly anySnippets: Statement;
@@ -121,6 +125,24 @@ export class SearchDocumentStore {
       RETURNING id, seq`);
     this.deleteChunks = db.prepare('DELETE FROM search_chunks WHERE seq = ?');
     this.insertWords = db.prepare('INSERT OR REPLACE INTO search_words (seq, words) VALUES (?, ?)');
+    // The backfill's (see wordIndexlessSeqs): the prefix read is what an index is built from.
+    this.lastSeq = db.prepare('SELECT max(seq) AS seq FROM search_documents').pluck();
+    this.seqsWithoutWords = db
+      .prepare(
+        `SELECT seq FROM search_documents d WHERE seq > ? AND seq <= ?
+           AND NOT EXISTS (SELECT 1 FROM search_words w WHERE w.seq = d.seq) ORDER BY seq`,
+      )
+      .pluck();
+    this.analyzedBody = db
+      .prepare(
+        `SELECT substr(body, 1, ${ANALYZED_CHARACTERS}) FROM search_documents d WHERE seq = ?
+           AND NOT EXISTS (SELECT 1 FROM search_words w WHERE w.seq = d.seq)`,
+      )
+      .pluck();
+    this.addWordsIfBody = db.prepare(
+      `INSERT OR IGNORE INTO search_words (seq, words)
+         SELECT seq, @words FROM search_documents WHERE seq = @seq AND substr(body, 1, ${ANALYZED_CHARACTERS}) = @analyzed`,
+    );
     this.wordsBySeq = db.prepare(
       'SELECT seq, words FROM search_words WHERE seq IN (SELECT value FROM json_each(?))',
     );
@@ -379,6 +401,33 @@ export class SearchDocumentStore {
     for (const row of this.wordsBySeq.all(JSON.stringify(seqs)) as { seq: number; words: Uint8Array }[])
       found.set(row.seq, row.words);
     return found;
+  }
+
+  /** The highest `seq` of the documents, or null when there is none. */
+  lastDocumentSeq(): number | null {
+    return (this.lastSeq.get() as number | null) ?? null;
+  }
+
+  /** The documents with `after < seq <= upTo` that have no word index, in `seq` order. */
+  wordIndexlessSeqs(after: number, upTo: number): number[] {
+    return this.seqsWithoutWords.all(after, upTo) as number[];
+  }
+
+  /**
+   * The first `ANALYZED_CHARACTERS` characters of document `seq`'s body (all a word index is built
+   * from), or null when it is gone or has a word index.
+   */
+  wordIndexlessBody(seq: number): string | null {
+    return (this.analyzedBody.get(seq) as string | undefined) ?? null;
+  }
+
+  /**
+   * Stores `words` as document `seq`'s word index if it has none and its body still begins with
+   * `analyzed` (its first `ANALYZED_CHARACTERS` characters as read): an index is never given to a
+   * body it was not built from. True when written.
+   */
+  addWordIndexIfBody(seq: number, analyzed: string, words: Uint8Array): boolean {
+    return this.addWordsIfBody.run({ seq, words, analyzed }).changes === 1;
   }
 
   /**
