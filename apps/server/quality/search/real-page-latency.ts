@@ -68,6 +68,32 @@ function htmlFiles(dir: string): string[] {
  * questions hold several common words, so both rankers do far more work
  * per query than on the synthetic collections.
  */
+/**
+ * A search index in `db` of `size` documents: `pages` in turn, repeated with `?copy=N` URLs until
+ * there are `size`, in one collection of one owner (the latency bench's collection).
+ */
+export function indexRealPages(
+  db: Database.Database,
+  pages: readonly RealPage[],
+  size: number,
+): SqliteSearchIndex {
+  const index = new SqliteSearchIndex(db);
+  db.transaction(() => {
+    for (let i = 0; i < size; i += 1) {
+      const page = pages[i % pages.length]!;
+      const copy = Math.floor(i / pages.length);
+      index.upsert({
+        ...page,
+        url: copy === 0 ? page.url : `${page.url}?copy=${copy}`,
+        owner: 'bench',
+        collection: 'real',
+        runId: `run_${i % 10}`,
+      });
+    }
+  })();
+  return index;
+}
+
 export function benchRealPages(pages: readonly RealPage[], sizes: readonly number[]): RealPageLatency[] {
   if (pages.length === 0) throw new Error('no real pages to index');
   const questions = DEV_SETS.flatMap((set) => loadQuestions(set))
@@ -76,20 +102,7 @@ export function benchRealPages(pages: readonly RealPage[], sizes: readonly numbe
   return sizes.map((size) => {
     const db = new Database(':memory:');
     try {
-      const index = new SqliteSearchIndex(db);
-      db.transaction(() => {
-        for (let i = 0; i < size; i += 1) {
-          const page = pages[i % pages.length] as RealPage;
-          const copy = Math.floor(i / pages.length);
-          index.upsert({
-            ...page,
-            url: copy === 0 ? page.url : `${page.url}?copy=${copy}`,
-            owner: 'bench',
-            collection: 'real',
-            runId: `run_${i % 10}`,
-          });
-        }
-      })();
+      const index = indexRealPages(db, pages, size);
       const plain = db.prepare(
         'SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY bm25(search_fts) LIMIT 10',
       );

@@ -10,12 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 import { backfillWordIndexes } from '../../src/search/word-backfill.js';
 import { WordIndexThreads } from '../../src/search/word-index-threads.js';
 import { missingManuals } from './manuals.js';
 import { DEV_SETS, loadQuestions } from './question-sets.js';
-import { realPages } from './real-page-latency.js';
+import { indexRealPages, realPages } from './real-page-latency.js';
 
 /** CPU ms of this process's main thread so far (utime + stime of its task, in clock ticks of 10 ms). */
 function mainThreadCpuMs(): number {
@@ -33,20 +32,7 @@ async function main(): Promise<void> {
     .filter((q) => q.split === 'dev')
     .map((q) => q.question);
   const db = new Database(':memory:');
-  const index = new SqliteSearchIndex(db);
-  db.transaction(() => {
-    for (let i = 0; i < size; i += 1) {
-      const page = pages[i % pages.length]!;
-      const copy = Math.floor(i / pages.length);
-      index.upsert({
-        ...page,
-        url: copy === 0 ? page.url : `${page.url}?copy=${copy}`,
-        owner: 'bench',
-        collection: 'real',
-        runId: `run_${i % 10}`,
-      });
-    }
-  })();
+  const index = indexRealPages(db, pages, size);
   const answers = () =>
     JSON.stringify(
       questions.map((query) => {
