@@ -19,6 +19,7 @@ import {
   type DocumentContent,
   type DocumentOptions,
   Search,
+  type SearchAllRequest,
   type SearchHit,
 } from './resources/search.js';
 import type { RunEvent, RunOptions } from './run-events.js';
@@ -194,14 +195,17 @@ export class WebDataClient {
   }
 
   /**
-   * Every hit of a search across pages, lazily (observable and async iterable).
+   * Every hit of a search across pages, lazily (observable and async iterable),
+   * `pageSize` hits a request. A question matches on any of its words, so most
+   * of a collection can match: stop when you have enough (`break`, or rxjs
+   * `take(n)`), and no further page is asked for.
    *
    * @example
    * ```ts
-   * for await (const hit of client.searchAll({ query: 'install' })) console.log(hit.url);
+   * for await (const hit of client.searchAll({ query: 'install', pageSize: 50 })) console.log(hit.url);
    * ```
    */
-  searchAll(body: Omit<SearchRequest, 'cursor'>, options: CallOptions = {}): PagedStream<SearchHit> {
+  searchAll(body: SearchAllRequest, options: CallOptions = {}): PagedStream<SearchHit> {
     return this.#search.searchAll(body, options);
   }
 

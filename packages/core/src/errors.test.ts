@@ -137,6 +137,22 @@ describe('error codes', () => {
         code: 'invalid_request',
         message: 'invalid results request: pageSize: Too big: expected number to be <=200',
       });
+      const runs = await client.runs
+        .listAll({ pageSize: 0 })
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(runs).toMatchObject({
+        code: 'invalid_request',
+        message: 'invalid runs request: pageSize: Too small: expected number to be >=1',
+      });
+      const hits = await client
+        .searchAll({ query: 'lamps', pageSize: 101 })
+        .toArray()
+        .catch((e: unknown) => e);
+      expect(hits).toMatchObject({
+        code: 'invalid_request',
+        message: 'invalid search request: pageSize: Too big: expected number to be <=100',
+      });
       const search = await client.search({ query: ' ' }).catch((e: unknown) => e);
       expect(search).toMatchObject({
         code: 'invalid_request',

@@ -71,8 +71,14 @@ export { shareLatest } from './operators/shareLatest.js';
 export { takeUntilTerminal } from './operators/takeUntilTerminal.js';
 export { type ItemPage, PagedStream } from './paged-stream.js';
 export type { ExpandedResult, ResultPage, Results, ResultsOptions } from './resources/results.js';
-export type { CallOptions, RunKind, Runs, TypedExtractRequest } from './resources/runs.js';
-export type { CollectionPage, DocumentContent, DocumentOptions, SearchHit } from './resources/search.js';
+export type { CallOptions, ListAllRunsQuery, RunKind, Runs, TypedExtractRequest } from './resources/runs.js';
+export type {
+  CollectionPage,
+  DocumentContent,
+  DocumentOptions,
+  SearchAllRequest,
+  SearchHit,
+} from './resources/search.js';
 export type { RunEvent, RunOptions, RunOutcome, RunResult } from './run-events.js';
 export { type SnippetPart, snippetParts, snippetText } from './snippet.js';
 export {

@@ -164,6 +164,29 @@ describe('the client against the real server', () => {
     );
   });
 
+  it('streams every run and every search hit, pageSize of them a request', async () => {
+    const urls = ['a', 'b', 'c'].map((path) => `${site.url}/${path}`);
+    await collectRun(client.crawl({ urls, collection: 'core-paged' }));
+    await collectRun(client.crawl({ urls: [`${site.url}/d`] }));
+    const mark = sent.length;
+    const hits = await client.searchAll({ query: 'hello', collection: 'core-paged', pageSize: 1 }).toArray();
+    expect(hits.map((hit) => hit.url).sort()).toEqual(urls);
+    // One hit a request: three pages (the last says there is no next).
+    const searches = sent.slice(mark).filter((s) => s.line === 'POST /api/v1/search');
+    expect(searches).toHaveLength(3);
+    const everyRun = (await client.runs.list({ limit: 200 })).data.map((run) => run.id);
+    expect(everyRun.length).toBeGreaterThan(1);
+    const listed = await client.runs.listAll({ pageSize: 1 }).toArray();
+    expect(listed.map((run) => run.id)).toEqual(everyRun);
+    const pageReads = sent.slice(mark).filter((s) => s.line.startsWith('GET /api/v1/runs?'));
+    expect(pageReads.filter((s) => s.line.includes('limit=1')).length).toBeGreaterThanOrEqual(
+      everyRun.length,
+    );
+    // The older name of the page size still works.
+    const older = await client.searchAll({ query: 'hello', collection: 'core-paged', limit: 2 }).toArray();
+    expect(older.map((hit) => hit.url).sort()).toEqual(urls);
+  });
+
   it('parses a z.date() field of an extraction into a Date', async () => {
     const Article = z.object({ headline: z.string(), datePublished: z.date() });
     const { results, invalidResults } = await collectRun(

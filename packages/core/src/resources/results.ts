@@ -11,9 +11,10 @@ import {
 } from '@webdata/contract';
 import { catchError, from, map, mergeMap, type Observable, of, tap, throwError, toArray } from 'rxjs';
 import type { z } from 'zod';
-import { NotFoundError, RequestValidationError, RunNotFinishedError } from '../errors.js';
+import { NotFoundError, RunNotFinishedError } from '../errors.js';
 import { lastValueAbortable } from '../internal/abort.js';
 import { segment } from '../internal/encode.js';
+import { pageSizeOf } from '../internal/page-size.js';
 import { type ItemPage, PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 
@@ -100,16 +101,12 @@ export class Results {
   /** Every result of a run, lazily, as an observable and async iterable. */
   list(runId: string, options: ResultsOptions = {}): PagedStream<ExpandedResult> {
     const format = contentFormatOf(options);
-    // Checked here, under its own name: the server would name the wire's `limit` instead.
-    const pageSize = PageQuery.shape.limit.safeParse(options.pageSize ?? 100);
+    const pageSize = pageSizeOf('results', PageQuery.shape.limit, options.pageSize ?? 100);
     return new PagedStream((cursor) => {
-      if (!pageSize.success) {
-        const issues = pageSize.error.issues.map((issue) => ({ ...issue, path: ['pageSize'] }));
-        return throwError(() => RequestValidationError.of('results', issues));
-      }
+      if (typeof pageSize !== 'number') return pageSize;
       const page$ = this.page$(runId, {
         cursor,
-        limit: pageSize.data,
+        limit: pageSize,
         status: options.status,
         include: format === undefined ? undefined : 'content',
         format: format === 'default' ? undefined : format,

@@ -3,7 +3,7 @@ import {
   ENDPOINTS,
   type ExtractRequest,
   isTerminalStatus,
-  type ListRunsQuery,
+  ListRunsQuery,
   type ResultContentFormat,
   type ResultContentLenient,
   type ResultLenient,
@@ -37,6 +37,7 @@ import {
 import { abortWith, lastValueAbortable } from '../internal/abort.js';
 import { segment } from '../internal/encode.js';
 import { isZodSchema, toExtractionJsonSchema } from '../internal/json-schema.js';
+import { pageSizeOf } from '../internal/page-size.js';
 import type { RunWatcher } from '../internal/run-watcher.js';
 import { deadline } from '../operators/deadline.js';
 import { distinctSnapshot } from '../operators/distinctSnapshot.js';
@@ -46,6 +47,25 @@ import type { Transport } from '../transport.js';
 import type { ExpandedResult, ResultPage, Results, ResultsOptions } from './results.js';
 
 type RunPage = z.infer<typeof RunPageLenient>;
+
+/**
+ * What {@link Runs.listAll} lists: {@link ListRunsQuery}'s filters, and the
+ * size of each page it asks for.
+ *
+ * @example
+ * ```ts
+ * const query: ListAllRunsQuery = { status: 'failed', pageSize: 200 };
+ * ```
+ */
+export interface ListAllRunsQuery extends Omit<Partial<ListRunsQuery>, 'cursor' | 'limit'> {
+  /** Runs a request (1–200, default 50); every run is listed whatever it is. */
+  pageSize?: number | undefined;
+  /**
+   * Older name of {@link pageSize}: the size of each page, not how many runs are listed.
+   * @deprecated use `pageSize`.
+   */
+  limit?: number | undefined;
+}
 
 /**
  * Options of a one-shot call: its `AbortSignal`.
@@ -399,15 +419,22 @@ export class Runs {
   }
 
   /**
-   * Every run matching `query`, across pages, lazily.
+   * Every run matching `query`, across pages, lazily: `pageSize` runs a
+   * request. For fewer runs, stop early (`break`, or rxjs `take(n)`): no
+   * further page is asked for.
    *
    * @example
    * ```ts
-   * for await (const run of client.runs.listAll({ type: 'crawl' })) console.log(run.id, run.status);
+   * for await (const run of client.runs.listAll({ type: 'crawl', pageSize: 200 })) console.log(run.id, run.status);
    * ```
    */
-  listAll(query: Partial<ListRunsQuery> = {}, options: CallOptions = {}): PagedStream<RunLenient> {
-    return new PagedStream((cursor) => this.list$({ ...query, cursor }), options.signal);
+  listAll(query: ListAllRunsQuery = {}, options: CallOptions = {}): PagedStream<RunLenient> {
+    const { pageSize, limit, ...filters } = query;
+    const size = pageSizeOf('runs', ListRunsQuery.shape.limit, pageSize ?? limit);
+    return new PagedStream(
+      (cursor) => (typeof size === 'number' ? this.list$({ ...filters, limit: size, cursor }) : size),
+      options.signal,
+    );
   }
 
   /**

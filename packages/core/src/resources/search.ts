@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { RequestValidationError } from '../errors.js';
 import { lastValueAbortable } from '../internal/abort.js';
 import { segment } from '../internal/encode.js';
+import { pageSizeOf } from '../internal/page-size.js';
 import { PagedStream } from '../paged-stream.js';
 import type { Transport } from '../transport.js';
 import type { CallOptions } from './runs.js';
@@ -59,6 +60,25 @@ export interface DocumentOptions {
 }
 
 /**
+ * What {@link Search.searchAll} searches: a {@link SearchRequest} without its
+ * cursor, and the size of each page it asks for.
+ *
+ * @example
+ * ```ts
+ * const request: SearchAllRequest = { query: 'retry policy', collection: 'docs', pageSize: 50 };
+ * ```
+ */
+export interface SearchAllRequest extends Omit<SearchRequest, 'cursor' | 'limit'> {
+  /** Hits a request (1–100, default 10); every hit is listed whatever it is. */
+  pageSize?: number | undefined;
+  /**
+   * Older name of {@link pageSize}: the size of each page, not how many hits are listed.
+   * @deprecated use `pageSize`.
+   */
+  limit?: number | undefined;
+}
+
+/**
  * Search over indexed collections, and the collections themselves with their
  * documents. Reached as `client.search(…)`, `client.searchAll(…)`,
  * `client.collections.list()`, `client.collections.document(…)`.
@@ -88,8 +108,13 @@ export class Search {
     return lastValueAbortable(this.search$(body), options.signal);
   }
 
-  searchAll(body: Omit<SearchRequest, 'cursor'>, options: CallOptions = {}): PagedStream<SearchHit> {
-    return new PagedStream((cursor) => this.search$({ ...body, cursor }), options.signal);
+  searchAll(body: SearchAllRequest, options: CallOptions = {}): PagedStream<SearchHit> {
+    const { pageSize, limit, ...request } = body;
+    const size = pageSizeOf('search', SearchRequest.shape.limit, pageSize ?? limit);
+    return new PagedStream(
+      (cursor) => (typeof size === 'number' ? this.search$({ ...request, limit: size, cursor }) : size),
+      options.signal,
+    );
   }
 
   collections$(query: { limit?: number; cursor?: string } = {}): Observable<CollectionPage> {
