@@ -170,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
     blobs: blobSettings(env),
     databasePoolSize: integer('WEBDATA_DATABASE_POOL_SIZE', env.WEBDATA_DATABASE_POOL_SIZE, 1, 1000),
     leaseMs: integer('WEBDATA_LEASE_MS', env.WEBDATA_LEASE_MS, 1000, 3_600_000),
+    maxPageStarts: integer('WEBDATA_MAX_PAGE_STARTS', env.WEBDATA_MAX_PAGE_STARTS, 1, 1000),
     pageTimeoutMs: integer('WEBDATA_PAGE_TIMEOUT_MS', env.WEBDATA_PAGE_TIMEOUT_MS, 1000, 600_000),
     maxDownloadBytes: integer('WEBDATA_MAX_DOWNLOAD_BYTES', env.WEBDATA_MAX_DOWNLOAD_BYTES, 1024, 1024 ** 3),
     perHostConcurrency: integer('WEBDATA_PER_HOST_CONCURRENCY', env.WEBDATA_PER_HOST_CONCURRENCY, 1, 64),

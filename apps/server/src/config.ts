@@ -1,6 +1,7 @@
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
+import { MAX_PAGE_STARTS } from './engine/page-starts.js';
 import type { EmbeddingsSettings } from './search/embeddings.js';
 import type { S3BlobStoreOptions } from './store/blobs/s3-blob-store.js';
 import { MAX_ACTIVE_RUNS_PER_OWNER } from './store/store.js';
@@ -48,6 +49,11 @@ export interface ServerConfig {
   databasePoolSize: number;
   /** How long a claimed item stays leased without a heartbeat (heartbeats every third of it). */
   leaseMs: number;
+  /**
+   * Times work on one page may start before a page whose process never came back from it (crash,
+   * out of memory, killed, hung past its lease) fails `crashed` (see `MAX_PAGE_STARTS`).
+   */
+  maxPageStarts: number;
   /** Allow fetching private, loopback and link-local addresses. Off by default. */
   allowPrivateNetworks: boolean;
   userAgent: string;
@@ -121,6 +127,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     serveApi: true,
     databasePoolSize: 10,
     leaseMs: 30_000,
+    maxPageStarts: MAX_PAGE_STARTS,
     allowPrivateNetworks: false,
     userAgent: 'webdata/0.1 (+https://github.com/webdata; self-hosted Web Data Service)',
     pageTimeoutMs: LIMITS.pageTimeoutMs,

@@ -181,14 +181,17 @@ export class WebDataServer {
         // Other processes share the queue: only leases that expired belong to a process that is gone.
         const reap = () =>
           this.store
-            .requeueInterrupted({ all: false })
+            .requeueInterrupted({ all: false, maxStarts: this.config.maxPageStarts })
             .then((requeued) => requeued > 0 && this.app.log.info({ requeued }, 'requeued expired leases'))
             .catch((error) => this.app.log.warn({ err: error }, 'reaper'));
         this.reaper = setInterval(reap, Math.max(500, this.config.leaseMs / 2));
         this.reaper.unref();
       } else {
         // Embedded: this process is the only worker, so whatever was running belonged to a process that is gone.
-        const requeued = await this.store.requeueInterrupted({ all: true });
+        const requeued = await this.store.requeueInterrupted({
+          all: true,
+          maxStarts: this.config.maxPageStarts,
+        });
         if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
       }
     }

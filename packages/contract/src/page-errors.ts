@@ -25,6 +25,8 @@ export const PAGE_ERROR_CODES = {
   extraction_failed: 'the page does not state a required property, or the extracted object fails the schema',
   screenshot_unavailable: 'the server cannot take screenshots (no Chromium, or it is shutting down)',
   cancelled: 'the run was cancelled or the server stopped while the page was in progress',
+  crashed:
+    'the process working on the page stopped (crashed, ran out of memory, was killed) or hung, each of the times the page was allowed to start (3 by default): it is not tried again',
   internal: 'a bug stopped this page; it is logged on the server',
 } as const;
 

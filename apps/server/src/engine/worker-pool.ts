@@ -402,7 +402,13 @@ export class WorkerPool {
     const { item, controller, renew } = held;
     const active: ActiveItem = { ...held, done: Promise.resolve(), started: false, waitingForHost: false };
     const started = () => {
+      if (active.started) return;
       active.started = true;
+      // Durably, before the page's work can kill the process: a page whose process dies in it each
+      // time fails after its allowed starts (page-starts.ts) instead of running again without end.
+      // SQLite writes it before this returns, so before the request goes out; PostgreSQL's write
+      // is under way with the request and commits long before the page's body is read and converted.
+      this.store.startItem(item).catch((error) => this.options.onError?.(error));
     };
     const hostWait = (waiting: boolean) => {
       if (waiting === active.waitingForHost || !this.active.has(item.itemId)) return;

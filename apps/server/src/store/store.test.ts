@@ -354,6 +354,59 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     expect((await store.getRun(OWNER, runId))?.run.status).toBe('completed');
   });
 
+  it('fails a page whose work started maxStarts times without ending; claims, hand-backs and a retry do not count', async () => {
+    store = await makeStore();
+    const poison = 'https://s.example/poison';
+    const quiet = 'https://s.example/quiet';
+    const runId = await crawlRun([poison, quiet]);
+    const claimBoth = async (leaseMs: number) => {
+      const claimed = await store.claimItems('w', 5, leaseMs);
+      expect(claimed.map((item) => item.url)).toEqual([poison, quiet]);
+      return claimed as [ClaimedItem, ClaimedItem];
+    };
+    // A hand-back (graceful shutdown) undoes its claim and its start, a lost lease's start cannot be written.
+    const [handed, reserved] = await claimBoth(60_000);
+    expect(await store.startItem(handed)).toBe(true);
+    await store.releaseItem(handed);
+    await store.releaseItem(reserved);
+    expect(await store.startItem(handed)).toBe(false);
+    // The process dies while it works on the poison page, three times: the quiet page was only claimed
+    // (a reserve, a host's turn) each time. Starts are counted once a lease.
+    for (let round = 1; round <= 3; round += 1) {
+      const [page] = await claimBoth(1);
+      expect(await store.startItem(page)).toBe(true);
+      expect(await store.startItem(page)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await store.requeueInterrupted({ all: round === 2, maxStarts: 3 })).toBe(2);
+    }
+    // Claimed four times, never started: it runs on; the poison page failed, and the run ends as its items did.
+    const [last] = await store.claimItems('w', 5, 60_000);
+    expect(last?.url).toBe(quiet);
+    expect(await store.completeItem(last!, itemOutcome('succeeded'))).toBe(true);
+    const run = (await store.getRun(OWNER, runId))!.run;
+    expect(run).toMatchObject({
+      status: 'incomplete',
+      stats: { succeeded: 1, failed: 1, queued: 0, running: 0 },
+    });
+    const results = (await store.listResults(OWNER, runId, { limit: 10 }))!.data;
+    const failed = results.find((result) => result.url === poison)!;
+    expect(failed).toMatchObject({ status: 'failed', http_status: null, has_screenshot: false });
+    expect(failed.error?.code).toBe('crashed');
+    expect(failed.error?.message).toMatch(/started 3 times/);
+
+    // A retry starts the count again: one more death is not the end of it.
+    expect((await store.retryRun(OWNER, runId))?.run.status).toBe('queued');
+    const [retried] = (await store.claimItems('w', 5, 1)) as [ClaimedItem];
+    expect(retried.url).toBe(poison);
+    expect(await store.startItem(retried)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.requeueInterrupted({ all: false, maxStarts: 3 })).toBe(1);
+    expect((await store.getRun(OWNER, runId))!.run.stats).toMatchObject({ queued: 1, failed: 0 });
+    const [again] = await store.claimItems('w', 5, 60_000);
+    expect(await store.completeItem(again!, itemOutcome('succeeded'))).toBe(true);
+    expect((await store.getRun(OWNER, runId))!.run.status).toBe('completed');
+  });
+
   it('keeps runs apart by owner', async () => {
     store = await makeStore();
     const runId = await crawlRun(['https://s.example/']);

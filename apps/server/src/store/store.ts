@@ -78,9 +78,12 @@ export interface ItemOutcome {
   document?: IndexedDocument | undefined;
 }
 
+/** What a store needs of a leased item to write its outcome: which item, under which lease, and where the run found it. */
+export type LeasedItem = Pick<ClaimedItem, 'itemId' | 'runId' | 'url' | 'depth' | 'parentUrl' | 'leaseToken'>;
+
 /** A finished item and its outcome, as a batch write takes them. */
 export interface CompletedItem {
-  item: ClaimedItem;
+  item: LeasedItem;
   outcome: ItemOutcome;
 }
 
@@ -212,6 +215,13 @@ export interface Store {
     skipRuns?: ReadonlySet<string>,
   ): Promise<ClaimedItem[]>;
   renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean>;
+  /**
+   * Marks that work on the item started under this lease (its first request went out): counted
+   * once per lease, durably, before the work can kill the process. Undone when the lease is given
+   * back ({@link releaseItem}); an item whose lease ran out after `maxStarts` such starts fails
+   * `crashed` ({@link requeueInterrupted}). False when the lease is no longer held.
+   */
+  startItem(item: ClaimedItem): Promise<boolean>;
   /** Stores the outcome of an item; false (and nothing written) when the lease was lost or the run is gone. */
   completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean>;
   /**
@@ -221,10 +231,18 @@ export interface Store {
    * others are. Nothing is written when the call throws.
    */
   completeItems(batch: readonly CompletedItem[]): Promise<boolean[]>;
-  /** Puts a leased item back in the queue (graceful shutdown). */
+  /**
+   * Puts a leased item back in the queue (graceful shutdown, a claim not started): neither its
+   * claim nor a start under this lease is counted.
+   */
   releaseItem(item: ClaimedItem): Promise<void>;
-  /** Puts items whose lease expired, or all running items when `all`, back in the queue. Returns how many. */
-  requeueInterrupted(options: { all: boolean }): Promise<number>;
+  /**
+   * Puts items whose lease expired, or all running items when `all`, back in the queue, except
+   * those whose work started `maxStarts` times ({@link startItem}; default `MAX_PAGE_STARTS`):
+   * those end failed with the engine's `crashedOutcome`, a result like any other, and their runs
+   * settle when nothing else is left. Returns how many items it took back (queued or failed).
+   */
+  requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number>;
 
   listResults(
     owner: string,

@@ -233,6 +233,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   CREATE TRIGGER search_documents_body_words BEFORE UPDATE OF body ON search_documents
     FOR EACH ROW EXECUTE FUNCTION search_documents_body_words();
   `,
+  `
+  -- How many times work on an item started (its first request went out) without ending, and under
+  -- which lease the last start was: a page whose process dies while it works on it fails after
+  -- MAX_PAGE_STARTS (engine/page-starts.ts) instead of being claimed again without end. Claims are
+  -- not starts (a page waiting for its host's turn), and a lease given back undoes its start.
+  -- Items of an older database start from none.
+  ALTER TABLE items ADD COLUMN starts integer NOT NULL DEFAULT 0;
+  ALTER TABLE items ADD COLUMN started_lease text;
+  `,
 ];
 
 /**

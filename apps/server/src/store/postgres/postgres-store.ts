@@ -10,6 +10,7 @@ import type {
 } from '@webdata/contract';
 import { LIMITS, RunStatus } from '@webdata/contract';
 import type pg from 'pg';
+import { crashedOutcome, MAX_PAGE_STARTS } from '../../engine/page-starts.js';
 import {
   ACTIVE_RUN_STATUSES,
   CANCELLABLE,
@@ -36,6 +37,7 @@ import {
   type ClaimedItem,
   type CompletedItem,
   type ItemOutcome,
+  type LeasedItem,
   type NewRun,
   type Page,
   type RunChange,
@@ -476,7 +478,8 @@ export class PostgresStore implements Store {
         );
         replaced.push(...results.rows.map((row) => row.id));
         await client.query(
-          `UPDATE items SET status = $3, attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = now()
+          `UPDATE items SET status = $3, attempts = 0, starts = 0, started_lease = NULL, lease_owner = NULL,
+             lease_token = NULL, updated_at = now()
            WHERE run_id = $1 AND status = ANY($2)`,
           [runId, [...decision.items.from], decision.items.to],
         );
@@ -596,6 +599,17 @@ export class PostgresStore implements Store {
     return rows.length === 1;
   }
 
+  async startItem(item: ClaimedItem): Promise<boolean> {
+    // Once per lease: a start is what a lease that runs out is counted against.
+    const rows = await this.q(
+      `UPDATE items SET starts = starts + CASE WHEN started_lease IS DISTINCT FROM lease_token THEN 1 ELSE 0 END,
+         started_lease = lease_token
+       WHERE id = $1 AND lease_token = $2 AND status = $3 RETURNING 1`,
+      [item.itemId, item.leaseToken, LEASED_ITEM_STATUS],
+    );
+    return rows.length === 1;
+  }
+
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
     return (await this.completeItems([{ item, outcome }]))[0]!;
   }
@@ -680,7 +694,7 @@ export class PostgresStore implements Store {
   private async writeOutcome(
     client: pg.PoolClient,
     write: {
-      item: ClaimedItem;
+      item: LeasedItem;
       outcome: ItemOutcome;
       resultId: string;
       formats: [string, string][];
@@ -845,7 +859,9 @@ export class PostgresStore implements Store {
   async releaseItem(item: ClaimedItem): Promise<void> {
     await this.tx(async (client, atCommit) => {
       const released = await client.query(
-        `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0)
+        // Handed back, not lost: neither its claim nor a start under this lease counts.
+        `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, attempts = greatest(attempts - 1, 0),
+           starts = starts - CASE WHEN started_lease = lease_token THEN 1 ELSE 0 END, started_lease = NULL
          WHERE id = $1 AND lease_token = $2 AND status = ANY($4)`,
         [item.itemId, item.leaseToken, ITEM_MOVES.requeue.to, [...ITEM_MOVES.requeue.from]],
       );
@@ -853,21 +869,49 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** The reaper: items whose lease expired (their worker died or hangs) go back to the queue. */
-  async requeueInterrupted(options: { all: boolean }): Promise<number> {
+  /**
+   * The reaper: items whose lease expired (their worker died or hangs) go back to the queue, but
+   * those whose work started `maxStarts` times fail `crashed`, written as any outcome is (their runs
+   * settle there), each still under the lease that ran out: another reaper's write wins.
+   */
+  async requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number> {
+    const interrupted = `status = ANY($1)${options.all ? '' : ' AND lease_until < now()'}`;
+    const exhausted = await this.q<ClaimedRow & { starts: number }>(
+      `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items
+       WHERE ${interrupted} AND starts >= $2`,
+      [[...ITEM_MOVES.requeue.from], options.maxStarts ?? MAX_PAGE_STARTS],
+    );
+    const failed =
+      exhausted.length === 0
+        ? 0
+        : (
+            await this.completeItems(
+              exhausted.map((row) => ({
+                item: {
+                  itemId: row.id,
+                  runId: row.run_id,
+                  url: row.url,
+                  depth: row.depth,
+                  parentUrl: row.parent_url,
+                  leaseToken: row.lease_token,
+                },
+                outcome: crashedOutcome(row.starts),
+              })),
+            )
+          ).filter(Boolean).length;
     return this.tx(async (client, atCommit) => {
       const { rows } = await client.query<{ run_id: string }>(
-        `UPDATE items SET status = $1, lease_owner = NULL, lease_token = NULL, updated_at = now()
+        `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, updated_at = now()
          WHERE id IN (
-           SELECT id FROM items WHERE status = ANY($2)${options.all ? '' : ' AND lease_until < now()'}
+           SELECT id FROM items WHERE ${interrupted} AND starts < $2
            FOR UPDATE SKIP LOCKED)
          RETURNING run_id`,
-        [ITEM_MOVES.requeue.to, [...ITEM_MOVES.requeue.from]],
+        [[...ITEM_MOVES.requeue.from], options.maxStarts ?? MAX_PAGE_STARTS, ITEM_MOVES.requeue.to],
       );
       const runIds = [...new Set(rows.map((row) => row.run_id))];
       await this.lockRuns(client, runIds);
       this.bumpAtCommit(client, atCommit, runIds);
-      return rows.length;
+      return failed + rows.length;
     });
   }
 

@@ -64,6 +64,7 @@ const RETRIED: Record<StoreCall, boolean> = {
   deleteRun: true,
   claimItems: true,
   renewLease: true,
+  startItem: true,
   completeItem: true,
   completeItems: true,
   releaseItem: true,

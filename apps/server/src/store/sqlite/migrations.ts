@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
  * transaction; `PRAGMA user_version` records how far a database has come.
  * Never edit a migration that has shipped: add the next one.
  */
-const MIGRATIONS: string[] = [
+export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE api_keys (
     id TEXT PRIMARY KEY,
@@ -151,14 +151,23 @@ const MIGRATIONS: string[] = [
   -- every insertion and alias drop had to adjust by hand.
   ALTER TABLE runs DROP COLUMN item_count;
   `,
+  `
+  -- How many times work on an item started (its first request went out) without ending, and under
+  -- which lease the last start was: a page whose process dies while it works on it fails after
+  -- MAX_PAGE_STARTS (engine/page-starts.ts) instead of being claimed again without end. Claims are
+  -- not starts (a pool's reserve, a page waiting for its host's turn), and a lease given back
+  -- undoes its start. Items of an older database start from none.
+  ALTER TABLE items ADD COLUMN starts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE items ADD COLUMN started_lease TEXT;
+  `,
 ];
 
-/** Brings `db` to the latest schema. */
-export function migrate(db: Database): void {
+/** Brings `db` to the latest schema (or, for tests of a migration, to the end of `migrations`). */
+export function migrate(db: Database, migrations: readonly string[] = SQLITE_MIGRATIONS): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
+  for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
+      db.exec(migrations[version]!);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

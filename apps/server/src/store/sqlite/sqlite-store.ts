@@ -13,6 +13,7 @@ import type {
 } from '@webdata/contract';
 import { LIMITS } from '@webdata/contract';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { crashedOutcome, MAX_PAGE_STARTS } from '../../engine/page-starts.js';
 import {
   ACTIVE_RUN_STATUSES,
   cancelDecision,
@@ -40,6 +41,7 @@ import {
   type ClaimedItem,
   type CompletedItem,
   type ItemOutcome,
+  type LeasedItem,
   type NewRun,
   type Page,
   type RunChanges,
@@ -413,7 +415,7 @@ export class SqliteStore implements Store {
     })();
   }
 
-  /** Queues a retried run's items again, with fresh attempts; their earlier results go. */
+  /** Queues a retried run's items again, with fresh attempts and starts; their earlier results go. */
   private requeueForRetry(runId: string, move: ItemMove, timestamp: string): void {
     const retried = this.sql<string[], { id: string }>(
       `SELECT id FROM items WHERE run_id = ? AND status IN (${marks(move.from)})`,
@@ -427,7 +429,7 @@ export class SqliteStore implements Store {
       .map((result) => result.id);
     this.deleteResults(resultIds);
     const requeue = this.sql(
-      'UPDATE items SET status = ?, attempts = 0, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
+      'UPDATE items SET status = ?, attempts = 0, starts = 0, started_lease = NULL, lease_owner = NULL, lease_token = NULL, updated_at = ? WHERE id = ?',
     );
     for (const id of retried) requeue.run(move.to, timestamp, id);
   }
@@ -590,6 +592,15 @@ export class SqliteStore implements Store {
     return info.changes === 1;
   }
 
+  async startItem(item: ClaimedItem): Promise<boolean> {
+    // Once per lease: a start is what a lease that runs out is counted against.
+    const info = this.sql(
+      `UPDATE items SET starts = starts + (started_lease IS NOT lease_token), started_lease = lease_token
+         WHERE id = ? AND lease_token = ? AND status = ?`,
+    ).run(item.itemId, item.leaseToken, LEASED_ITEM_STATUS);
+    return info.changes === 1;
+  }
+
   async completeItem(item: ClaimedItem, outcome: ItemOutcome): Promise<boolean> {
     return (await this.completeItems([{ item, outcome }]))[0]!;
   }
@@ -639,7 +650,7 @@ export class SqliteStore implements Store {
 
   /** One item's outcome, inside the caller's transaction; false (nothing written) when its lease is lost. */
   private writeOutcome(
-    item: ClaimedItem,
+    item: LeasedItem,
     outcome: ItemOutcome,
     timestamp: string,
     runs: Map<string, RunRoom>,
@@ -780,23 +791,37 @@ export class SqliteStore implements Store {
     this.db.transaction(() => {
       const move = ITEM_MOVES.requeue;
       const info = this.sql(
-        `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0) WHERE id = ? AND lease_token = ? AND status IN (${marks(move.from)})`,
+        // Handed back, not lost: neither its claim nor a start under this lease counts.
+        `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL, attempts = max(attempts - 1, 0),
+             starts = starts - (started_lease IS lease_token), started_lease = NULL
+           WHERE id = ? AND lease_token = ? AND status IN (${marks(move.from)})`,
       ).run(move.to, item.itemId, item.leaseToken, ...move.from);
       if (info.changes === 1) this.touch(item.runId);
     })();
   }
 
-  async requeueInterrupted(options: { all: boolean }): Promise<number> {
+  async requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number> {
     const move = ITEM_MOVES.requeue;
     const interrupted = `status IN (${marks(move.from)})${options.all ? '' : ' AND lease_until < ?'}`;
     const args = [...move.from, ...(options.all ? [] : [Date.now()])];
+    // Pages whose work started as many times as allowed, each time by a process that never came back
+    // from it: failed, as any outcome is written (their runs settle there); the others wait again.
+    const exhausted = this.sql<(string | number)[], LeasedRow & { starts: number }>(
+      `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items WHERE ${interrupted} AND starts >= ?`,
+    ).all(...args, options.maxStarts ?? MAX_PAGE_STARTS);
+    const failed =
+      exhausted.length === 0
+        ? 0
+        : this.writeCompletedItems(
+            exhausted.map((row) => ({ item: leasedItem(row), outcome: crashedOutcome(row.starts) })),
+          ).written.filter(Boolean).length;
     this.sql(
       `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE ${interrupted})`,
     ).run(...args);
     const info = this.sql(
       `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL WHERE ${interrupted}`,
     ).run(move.to, ...args);
-    return info.changes;
+    return failed + info.changes;
   }
 
   private toResult(row: ResultRow): Result {
@@ -952,6 +977,27 @@ export class SqliteStore implements Store {
     await this.writeThread?.close();
     if (this.db.open) this.db.close();
   }
+}
+
+/** An item's row as a lease holder would name it. */
+interface LeasedRow {
+  id: string;
+  run_id: string;
+  url: string;
+  depth: number;
+  parent_url: string | null;
+  lease_token: string;
+}
+
+function leasedItem(row: LeasedRow): LeasedItem {
+  return {
+    itemId: row.id,
+    runId: row.run_id,
+    url: row.url,
+    depth: row.depth,
+    parentUrl: row.parent_url,
+    leaseToken: row.lease_token,
+  };
 }
 
 /** One `?` per value, for an `IN (…)` list. */
