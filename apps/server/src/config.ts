@@ -1,9 +1,9 @@
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '@webdata/contract';
-import { MAX_PAGE_STARTS } from './engine/page-starts.js';
 import type { EmbeddingsSettings } from './search/embeddings.js';
 import type { S3BlobStoreOptions } from './store/blobs/s3-blob-store.js';
+import { MAX_PAGE_STARTS } from './store/crashed-outcome.js';
 import { MAX_ACTIVE_RUNS_PER_OWNER } from './store/store.js';
 
 /** Settings of the model-backed extraction engine (any OpenAI-compatible chat-completions endpoint). */

@@ -27,7 +27,7 @@ import { OpenAiEmbedder } from './search/embeddings.js';
 import { backfillWordIndexes } from './search/word-backfill.js';
 import { WordIndexThreads } from './search/word-index-threads.js';
 import { openStore } from './store/open-store.js';
-import type { Store } from './store/store.js';
+import type { InterruptedItems, Store } from './store/store.js';
 
 /**
  * Distinct schemas one owner may have waiting for the schema thread before
@@ -182,17 +182,17 @@ export class WebDataServer {
         const reap = () =>
           this.store
             .requeueInterrupted({ all: false, maxStarts: this.config.maxPageStarts })
-            .then((requeued) => requeued > 0 && this.app.log.info({ requeued }, 'requeued expired leases'))
+            .then((interrupted) => this.logInterrupted(interrupted, 'requeued expired leases'))
             .catch((error) => this.app.log.warn({ err: error }, 'reaper'));
         this.reaper = setInterval(reap, Math.max(500, this.config.leaseMs / 2));
         this.reaper.unref();
       } else {
         // Embedded: this process is the only worker, so whatever was running belonged to a process that is gone.
-        const requeued = await this.store.requeueInterrupted({
+        const interrupted = await this.store.requeueInterrupted({
           all: true,
           maxStarts: this.config.maxPageStarts,
         });
-        if (requeued > 0) this.app.log.info({ requeued }, 'requeued interrupted work items');
+        this.logInterrupted(interrupted, 'requeued interrupted work items');
       }
     }
     // The store is open and its runs are as they will be served: the port answers from here. The converter
@@ -214,6 +214,21 @@ export class WebDataServer {
       this.wordBackfill = this.backfillWords(this.pool);
     }
     return this.address;
+  }
+
+  /**
+   * Logs what the start or the reaper did with interrupted work: how many items went back to the
+   * queue, and each page failed `crashed`, by name, since an operator looking for what keeps
+   * killing the process needs the page, not a count.
+   */
+  private logInterrupted({ requeued, crashed }: InterruptedItems, message: string): void {
+    if (requeued > 0) this.app.log.info({ requeued }, message);
+    for (const page of crashed) {
+      this.app.log.warn(
+        page,
+        'page failed as crashed: its work started as many times as allowed and never ended',
+      );
+    }
   }
 
   /**

@@ -171,6 +171,16 @@ describe.each(setups)('a page that kills its process each time (%s)', (name, mak
         http_status: null,
         error: { code: 'crashed', message: expect.stringMatching(/started 3 times/) },
       });
+      // The operator looking for what kills the processes is told the page by name.
+      const crashedLine = server
+        .output()
+        .split('\n')
+        .find((line) => line.includes('page failed as crashed'));
+      expect(crashedLine && JSON.parse(crashedLine), server.output()).toMatchObject({
+        runId,
+        url: `${site.url}${POISON}`,
+        starts: 3,
+      });
       for (const path of OTHERS) {
         expect(byPath.get(path), path).toMatchObject({ status: 'succeeded', error: null });
         expect(site.count(path), path).toBe(1);

@@ -405,7 +405,7 @@ export class WorkerPool {
       if (active.started) return;
       active.started = true;
       // Durably, before the page's work can kill the process: a page whose process dies in it each
-      // time fails after its allowed starts (page-starts.ts) instead of running again without end.
+      // time fails after its allowed starts (store/crashed-outcome.ts) instead of running again without end.
       // SQLite writes it before this returns, so before the request goes out; PostgreSQL's write
       // is under way with the request and commits long before the page's body is read and converted.
       this.store.startItem(item).catch((error) => this.options.onError?.(error));

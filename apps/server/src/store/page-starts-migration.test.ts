@@ -38,12 +38,14 @@ const URL_ = 'https://s.example/';
 
 /** Requeues the old lease, then fails the page after three starts that never ended. */
 async function checkMigrated(store: Store, runId: string): Promise<void> {
-  expect(await store.requeueInterrupted({ all: true, maxStarts: 3 })).toBe(1);
+  expect(await store.requeueInterrupted({ all: true, maxStarts: 3 })).toEqual({ requeued: 1, crashed: [] });
   expect((await store.getRun('own_old', runId))!.run.stats).toMatchObject({ queued: 1, failed: 0 });
   for (let start = 1; start <= 3; start += 1) {
     const [item] = (await store.claimItems('w', 1, 60_000)) as [ClaimedItem];
     expect(await store.startItem(item)).toBe(true);
-    expect(await store.requeueInterrupted({ all: true, maxStarts: 3 })).toBe(1);
+    expect(await store.requeueInterrupted({ all: true, maxStarts: 3 })).toEqual(
+      start < 3 ? { requeued: 1, crashed: [] } : { requeued: 0, crashed: [{ runId, url: URL_, starts: 3 }] },
+    );
   }
   const run = (await store.getRun('own_old', runId))!.run;
   expect(run).toMatchObject({ status: 'failed', stats: { failed: 1 } });

@@ -179,6 +179,22 @@ export type NewRun = TypedRunParams & {
  * (`sqlite/`); a PostgreSQL store implements the same interface for
  * scale-out. No SQL lives outside `store/`.
  */
+/**
+ * What {@link Store.requeueInterrupted} did with the items whose work was interrupted.
+ *
+ * @example
+ * ```ts
+ * const { requeued, crashed } = await store.requeueInterrupted({ all: true, maxStarts: 3 });
+ * for (const page of crashed) log.warn(page, 'page failed: crashed');
+ * ```
+ */
+export interface InterruptedItems {
+  /** How many went back to the queue. */
+  requeued: number;
+  /** The pages failed `crashed` (their work started `starts` times), as written: another reaper's write is not here. */
+  crashed: { runId: string; url: string; starts: number }[];
+}
+
 export interface Store {
   /** Creates the run, or returns the run first created with the same idempotency key (`created: false`). */
   createRun(input: NewRun): Promise<{ run: StoredRun; created: boolean }>;
@@ -239,10 +255,10 @@ export interface Store {
   /**
    * Puts items whose lease expired, or all running items when `all`, back in the queue, except
    * those whose work started `maxStarts` times ({@link startItem}; default `MAX_PAGE_STARTS`):
-   * those end failed with the engine's `crashedOutcome`, a result like any other, and their runs
-   * settle when nothing else is left. Returns how many items it took back (queued or failed).
+   * those end failed with `crashedOutcome` (crashed-outcome.ts), a result like any other, and their
+   * runs settle when nothing else is left.
    */
-  requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number>;
+  requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<InterruptedItems>;
 
   listResults(
     owner: string,

@@ -236,7 +236,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   `
   -- How many times work on an item started (its first request went out) without ending, and under
   -- which lease the last start was: a page whose process dies while it works on it fails after
-  -- MAX_PAGE_STARTS (engine/page-starts.ts) instead of being claimed again without end. Claims are
+  -- MAX_PAGE_STARTS (store/crashed-outcome.ts) instead of being claimed again without end. Claims are
   -- not starts (a page waiting for its host's turn), and a lease given back undoes its start.
   -- Items of an older database start from none.
   ALTER TABLE items ADD COLUMN starts integer NOT NULL DEFAULT 0;

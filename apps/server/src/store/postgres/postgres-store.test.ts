@@ -100,10 +100,10 @@ describe.skipIf(!postgresForTests())('PostgresStore shared by processes', () => 
     const [a, b] = await processes(2);
     const runId = await crawlRun(a!, 1);
     const [held] = await a!.claimItems('dead-worker', 1, 200);
-    expect(await b!.requeueInterrupted({ all: false })).toBe(0);
+    expect(await b!.requeueInterrupted({ all: false })).toEqual({ requeued: 0, crashed: [] });
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Another process's reaper: the lease expired on the database's clock.
-    expect(await b!.requeueInterrupted({ all: false })).toBe(1);
+    expect(await b!.requeueInterrupted({ all: false })).toEqual({ requeued: 1, crashed: [] });
     expect(await a!.renewLease(held!, 60_000)).toBe(false);
     const [again] = await b!.claimItems('live-worker', 1, 60_000);
     expect(again!.leaseToken).not.toBe(held!.leaseToken);

@@ -10,7 +10,6 @@ import type {
 } from '@webdata/contract';
 import { LIMITS, RunStatus } from '@webdata/contract';
 import type pg from 'pg';
-import { crashedOutcome, MAX_PAGE_STARTS } from '../../engine/page-starts.js';
 import {
   ACTIVE_RUN_STATUSES,
   CANCELLABLE,
@@ -28,6 +27,7 @@ import {
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { claimOrder } from '../claim-order.js';
+import { crashedOutcome, crashedPages, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
@@ -36,6 +36,7 @@ import {
   type ApiKeyRecord,
   type ClaimedItem,
   type CompletedItem,
+  type InterruptedItems,
   type ItemOutcome,
   type LeasedItem,
   type NewRun,
@@ -874,31 +875,32 @@ export class PostgresStore implements Store {
    * those whose work started `maxStarts` times fail `crashed`, written as any outcome is (their runs
    * settle there), each still under the lease that ran out: another reaper's write wins.
    */
-  async requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number> {
+  async requeueInterrupted(options: {
+    all: boolean;
+    maxStarts?: number | undefined;
+  }): Promise<InterruptedItems> {
     const interrupted = `status = ANY($1)${options.all ? '' : ' AND lease_until < now()'}`;
     const exhausted = await this.q<ClaimedRow & { starts: number }>(
       `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items
        WHERE ${interrupted} AND starts >= $2`,
       [[...ITEM_MOVES.requeue.from], options.maxStarts ?? MAX_PAGE_STARTS],
     );
-    const failed =
+    const written =
       exhausted.length === 0
-        ? 0
-        : (
-            await this.completeItems(
-              exhausted.map((row) => ({
-                item: {
-                  itemId: row.id,
-                  runId: row.run_id,
-                  url: row.url,
-                  depth: row.depth,
-                  parentUrl: row.parent_url,
-                  leaseToken: row.lease_token,
-                },
-                outcome: crashedOutcome(row.starts),
-              })),
-            )
-          ).filter(Boolean).length;
+        ? []
+        : await this.completeItems(
+            exhausted.map((row) => ({
+              item: {
+                itemId: row.id,
+                runId: row.run_id,
+                url: row.url,
+                depth: row.depth,
+                parentUrl: row.parent_url,
+                leaseToken: row.lease_token,
+              },
+              outcome: crashedOutcome(row.starts),
+            })),
+          );
     return this.tx(async (client, atCommit) => {
       const { rows } = await client.query<{ run_id: string }>(
         `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, updated_at = now()
@@ -911,7 +913,7 @@ export class PostgresStore implements Store {
       const runIds = [...new Set(rows.map((row) => row.run_id))];
       await this.lockRuns(client, runIds);
       this.bumpAtCommit(client, atCommit, runIds);
-      return failed + rows.length;
+      return { requeued: rows.length, crashed: crashedPages(exhausted, written) };
     });
   }
 

@@ -13,7 +13,6 @@ import type {
 } from '@webdata/contract';
 import { LIMITS } from '@webdata/contract';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import { crashedOutcome, MAX_PAGE_STARTS } from '../../engine/page-starts.js';
 import {
   ACTIVE_RUN_STATUSES,
   cancelDecision,
@@ -31,6 +30,7 @@ import {
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { claimOrder } from '../claim-order.js';
+import { crashedOutcome, crashedPages, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { batchChars } from '../outcome-chars.js';
@@ -40,6 +40,7 @@ import {
   type ApiKeyRecord,
   type ClaimedItem,
   type CompletedItem,
+  type InterruptedItems,
   type ItemOutcome,
   type LeasedItem,
   type NewRun,
@@ -800,7 +801,10 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async requeueInterrupted(options: { all: boolean; maxStarts?: number | undefined }): Promise<number> {
+  async requeueInterrupted(options: {
+    all: boolean;
+    maxStarts?: number | undefined;
+  }): Promise<InterruptedItems> {
     const move = ITEM_MOVES.requeue;
     const interrupted = `status IN (${marks(move.from)})${options.all ? '' : ' AND lease_until < ?'}`;
     const args = [...move.from, ...(options.all ? [] : [Date.now()])];
@@ -809,19 +813,19 @@ export class SqliteStore implements Store {
     const exhausted = this.sql<(string | number)[], LeasedRow & { starts: number }>(
       `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items WHERE ${interrupted} AND starts >= ?`,
     ).all(...args, options.maxStarts ?? MAX_PAGE_STARTS);
-    const failed =
+    const written =
       exhausted.length === 0
-        ? 0
+        ? []
         : this.writeCompletedItems(
             exhausted.map((row) => ({ item: leasedItem(row), outcome: crashedOutcome(row.starts) })),
-          ).written.filter(Boolean).length;
+          ).written;
     this.sql(
       `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE ${interrupted})`,
     ).run(...args);
     const info = this.sql(
       `UPDATE items SET status = ?, lease_owner = NULL, lease_token = NULL WHERE ${interrupted}`,
     ).run(move.to, ...args);
-    return failed + info.changes;
+    return { requeued: info.changes, crashed: crashedPages(exhausted, written) };
   }
 
   private toResult(row: ResultRow): Result {

@@ -1,4 +1,4 @@
-import type { ItemOutcome } from '../store/store.js';
+import type { InterruptedItems, ItemOutcome } from './store.js';
 
 /**
  * How many times work on one page may start, by default (`WEBDATA_MAX_PAGE_STARTS`), before a page
@@ -33,4 +33,14 @@ export function crashedOutcome(starts: number): ItemOutcome {
     },
     contents: {},
   };
+}
+
+/** The pages of `rows` whose `crashed` outcome was written (`written[i]` for `rows[i]`), as {@link InterruptedItems} names them. */
+export function crashedPages(
+  rows: readonly { run_id: string; url: string; starts: number }[],
+  written: readonly boolean[],
+): InterruptedItems['crashed'] {
+  return rows
+    .filter((_, index) => written[index])
+    .map((row) => ({ runId: row.run_id, url: row.url, starts: row.starts }));
 }
