@@ -19,6 +19,13 @@ describe('settings from the environment', () => {
     });
   });
 
+  it("reads the search's memory budget (0 turns its in-memory first stage off)", () => {
+    expect(loadConfig({}).searchMemoryMb).toBe(512);
+    expect(loadConfig({ WEBDATA_SEARCH_MEMORY_MB: '0' }).searchMemoryMb).toBe(0);
+    expect(loadConfig({ WEBDATA_SEARCH_MEMORY_MB: '2048' }).searchMemoryMb).toBe(2048);
+    expect(() => loadConfig({ WEBDATA_SEARCH_MEMORY_MB: '-1' })).toThrow(/^WEBDATA_SEARCH_MEMORY_MB must be/);
+  });
+
   // Each was accepted: a mistyped switch meant off, a public URL that is no URL made every signed
   // screenshot URL unusable, and an unknown log level failed inside pino without the variable's name.
   it.each([

@@ -203,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Ser
       64,
       1_048_576,
     ),
+    searchMemoryMb: integer('WEBDATA_SEARCH_MEMORY_MB', env.WEBDATA_SEARCH_MEMORY_MB, 0, 1_048_576),
     logLevel: logLevel(env.WEBDATA_LOG_LEVEL),
     llm,
     embeddings,

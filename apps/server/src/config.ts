@@ -96,6 +96,12 @@ export interface ServerConfig {
    * its page's screenshot fails `too_large` (Linux only: read from `/proc`).
    */
   screenshotMemoryLimitMb: number;
+  /**
+   * Memory the embedded (SQLite) store's search may keep its FTS indexes' copy in, in MB (the first
+   * stage answered from memory; see src/search/README.md): an index that would take more is searched
+   * by FTS5 alone. 0 turns the copy off.
+   */
+  searchMemoryMb: number;
   /** Optional model-backed extraction. */
   llm?: LlmSettings | undefined;
   /**
@@ -149,6 +155,7 @@ export function defaultConfig(overrides: Partial<ServerConfig> = {}): ServerConf
     schemaBudgetMs: 5000,
     screenshotConcurrency: 2,
     screenshotMemoryLimitMb: 1024,
+    searchMemoryMb: 512,
     logLevel: 'info',
     validateResponses: false,
     ...overrides,

@@ -26,7 +26,7 @@ export async function benchSearchAll(
       `  ${String(f.documents).padStart(9)} ${(f.indexMs / 1000).toFixed(1).padStart(9)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)} ${String(f.plainFts5P50Ms).padStart(19)} ${String(f.plainFts5P95Ms).padStart(8)}`,
     );
   }
-  printRealPageLatency();
+  await printRealPageLatency();
   if (options.latencyOnly === true) return;
   const missing = missingManuals();
   if (missing !== null) {
@@ -43,7 +43,7 @@ export async function benchSearchAll(
 }
 
 /** The real-page part of the latency bench: the dev manuals' pages, the dev questions as typed. */
-function printRealPageLatency(): void {
+async function printRealPageLatency(): Promise<void> {
   const manuals = [...new Set(DEV_SETS.flatMap((set) => set.manuals))];
   const missing = missingManuals(manuals);
   if (missing !== null) {
@@ -61,10 +61,19 @@ function printRealPageLatency(): void {
       ' repeated under URLs of their own up to each size; every dev question as typed, the second of two rounds timed; in-memory SQLite, in-process)',
   );
   console.log("  (baseline, same run: plain FTS5, the question's words OR-ed, bm25, top 10 row ids)");
-  console.log('  documents   questions   p50 ms   p95 ms   plain FTS5 p50 ms   p95 ms');
-  for (const f of benchRealPages(pages, sizes)) {
+  console.log(
+    '  (the first stage answered from its in-memory copy, built before the questions: MB, build s, longest slice ms)',
+  );
+  console.log(
+    '  documents   questions   p50 ms   p95 ms   plain FTS5 p50 ms   p95 ms   copy MB   build s   slice ms',
+  );
+  for (const f of await benchRealPages(pages, sizes)) {
+    const copy =
+      f.mirror === null
+        ? '     none'
+        : `${(f.mirror.bytes / 1048576).toFixed(0).padStart(9)} ${(f.mirror.buildMs / 1000).toFixed(1).padStart(9)} ${f.mirror.longestSliceMs.toFixed(0).padStart(10)}`;
     console.log(
-      `  ${String(f.documents).padStart(9)} ${String(f.queries).padStart(11)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)} ${String(f.plainFts5P50Ms).padStart(19)} ${String(f.plainFts5P95Ms).padStart(8)}`,
+      `  ${String(f.documents).padStart(9)} ${String(f.queries).padStart(11)} ${String(f.p50Ms).padStart(8)} ${String(f.p95Ms).padStart(8)} ${String(f.plainFts5P50Ms).padStart(19)} ${String(f.plainFts5P95Ms).padStart(8)} ${copy}`,
     );
   }
 }

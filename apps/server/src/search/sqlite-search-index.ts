@@ -3,6 +3,12 @@ import type { SearchAnswer, SearchHit, SearchParams } from '@webdata/contract';
 import type { Database } from 'better-sqlite3';
 import { retryWhileBusy } from '../store/sqlite/busy-retry.js';
 import {
+  DEFAULT_MIRROR_BUDGET_BYTES,
+  DEFAULT_MIRROR_DELAY_MS,
+  type FtsMirrorOptions,
+  type MirrorBuild,
+} from '../store/sqlite/search/fts-mirror.js';
+import {
   type Bm25Weights,
   type MatchedDocument,
   type MatchRow,
@@ -66,6 +72,12 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
    * ranking statements. Default true; false ranks with every phrase (to compare).
    */
   leaveOutFlooredPhrases?: boolean;
+  /**
+   * The FTS indexes' copy in memory that answers the first stage (store/sqlite/search/fts-mirror.ts):
+   * its byte budget (0 turns it off; default 512 MB) and how long writes must pause before it is
+   * built again (default 2 s). Built in the background after the index is opened.
+   */
+  mirror?: Partial<FtsMirrorOptions>;
 }
 
 /**
@@ -132,7 +144,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
     migrateSearchIndex(db);
-    this.store = new SearchDocumentStore(db);
+    this.store = new SearchDocumentStore(db, {
+      budgetBytes: options.mirror?.budgetBytes ?? DEFAULT_MIRROR_BUDGET_BYTES,
+      delayMs: options.mirror?.delayMs ?? DEFAULT_MIRROR_DELAY_MS,
+    });
+    this.store.mirror.start();
     this.searchInSnapshot = db.transaction(
       (owner: string, params: SearchParams, vector: Float32Array | null) =>
         this.searchNow(owner, params, vector),
@@ -197,6 +213,25 @@ export class SqliteSearchIndex implements SearchIndexLike {
     return retryWhileBusy(async () => this.store.addWordIndexIfBody(seq, analyzed, words));
   }
 
+  /**
+   * Builds the first stage's in-memory copy now if there is none, and waits for it: true when it
+   * answers (false when turned off, over its budget, or written meanwhile). For benches and tests;
+   * the server lets it build in the background.
+   */
+  mirrorReady(): Promise<boolean> {
+    return this.store.mirror.ready();
+  }
+
+  /** The last build of the in-memory copy (time, bytes, longest slice), or null. */
+  mirrorBuild(): MirrorBuild | null {
+    return this.store.mirror.lastBuild;
+  }
+
+  /** Stops the in-memory copy's builds and drops it (the database stays open: its owner closes it). */
+  close(): void {
+    this.store.mirror.close();
+  }
+
   /** Forgets a run; its documents that no other run indexed are deleted. */
   removeRun(runId: string): void {
     this.store.removeRun(runId);
@@ -226,6 +261,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const parsed = parseSearchQuery(params.query, this.parseOptions);
     const match = matchOf(parsed);
     if (match === null) return { data: [], next_cursor: null };
+    this.store.mirror.beginSearch();
 
     // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
     const depth = Math.max(this.rerankDepth, offset + params.limit + 1);

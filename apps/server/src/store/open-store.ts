@@ -29,5 +29,7 @@ export function openStore(config: ServerConfig, onError?: (error: Error) => void
       onError,
     });
   }
-  return new SqliteStore(join(config.dataDir, SQLITE_FILE));
+  return new SqliteStore(join(config.dataDir, SQLITE_FILE), {
+    searchMirrorBytes: config.searchMemoryMb * 1024 * 1024,
+  });
 }

@@ -26,8 +26,8 @@ async function write(id: number, file: string, batch: CompletedItem[]): Promise<
   try {
     let store = stores.get(file);
     if (!store) {
-      // Its own connection; it must not hand batches on to a thread of its own.
-      store = new SqliteStore(file, { batchWriteThread: false });
+      // Its own connection; it must not hand batches on to a thread of its own, and it never searches.
+      store = new SqliteStore(file, { batchWriteThread: false, searchMirrorBytes: 0 });
       stores.set(file, store);
     }
     const opened = store;

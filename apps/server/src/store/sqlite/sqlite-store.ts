@@ -118,6 +118,11 @@ export interface SqliteStoreOptions {
    * cannot open).
    */
   batchWriteThread?: boolean;
+  /**
+   * The search's in-memory first stage (see `SqliteSearchIndexOptions.mirror`): its byte budget, 0
+   * to turn it off (`WEBDATA_SEARCH_MEMORY_MB`). Default 512 MB.
+   */
+  searchMirrorBytes?: number;
 }
 
 const EMPTY_STATS: RunStats = { total: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -164,7 +169,7 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = OFF');
     migrate(this.db);
     migrateSearchIndex(this.db);
-    this.search = new SqliteSearchIndex(this.db);
+    this.search = new SqliteSearchIndex(this.db, { mirror: { budgetBytes: options.searchMirrorBytes } });
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.writeThread =
       file !== ':memory:' && options.batchWriteThread !== false ? new BatchWriteThread(file) : null;
@@ -978,6 +983,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.search.close();
     await this.writeThread?.close();
     if (this.db.open) this.db.close();
   }

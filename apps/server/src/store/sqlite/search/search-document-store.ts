@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { LEAD_CHARACTERS } from '../../../search/rerank.js';
 import { ANALYZED_CHARACTERS } from '../../../search/text-scans.js';
 import { FlooredPhrases } from './floored-phrases.js';
+import { FtsMirror, type FtsMirrorOptions } from './fts-mirror.js';
 
 /** A document row as the search index writes it. */
 export interface SearchDocumentRow {
@@ -111,10 +112,14 @@ export class SearchDocumentStore {
   private readonly countOfMatches: Statement;
   private readonly matchQueries = new Map<string, Statement>();
   private readonly floored: FlooredPhrases;
+  /** The FTS indexes' copy in memory that answers the first stage when it can (fts-mirror.ts). */
+  readonly mirror: FtsMirror;
 
-  constructor(db: Database) {
+  /** `mirror`: how the in-memory copy is kept; a budget of 0 bytes (the default here) turns it off. */
+  constructor(db: Database, mirror: FtsMirrorOptions = { budgetBytes: 0, delayMs: 0 }) {
     this.db = db;
     this.floored = new FlooredPhrases(db);
+    this.mirror = new FtsMirror(db, mirror);
     this.upsertDocument = db.prepare(`
       INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, lead, indexed_at)
       VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary,
@@ -218,6 +223,7 @@ export class SearchDocumentStore {
     chunks: readonly StoredChunk[],
     words: Uint8Array | null,
   ): string {
+    this.mirror.noteWrite();
     const { id, seq } = this.upsertDocument.get(row) as { id: string; seq: number };
     // The body's word index (its old one went with the old body: see the schema's trigger).
     if (words !== null) this.insertWords.run(seq, words);
@@ -252,6 +258,7 @@ export class SearchDocumentStore {
       let deleted = 0;
       for (const id of ids) deleted += this.deleteOrphan.run(id, id).changes;
       this.floored.noteWrites(deleted);
+      if (deleted > 0) this.mirror.noteWrite();
       return deleted;
     })();
   }
@@ -268,6 +275,8 @@ export class SearchDocumentStore {
    * outside the fetched ones comes after all of them in the same (score, seq) order.
    */
   findMatches(query: MatchQuery): MatchRow[] {
+    const mirrored = this.mirror.findMatches(query);
+    if (mirrored !== null) return mirrored;
     const filters = filterArgs(query);
     const fetched = query.limit * OVERFETCH;
     const best = this.matchStatement(query, 'ranked-first').all(
@@ -294,6 +303,8 @@ export class SearchDocumentStore {
     askedDepth: number = ASKED_DEPTH,
   ): { rows: MatchRow[]; scores: Map<number, number> } {
     if (seqs.length === 0) return { rows: this.findMatches(query), scores: new Map() };
+    const mirrored = this.mirror.findMatchesScoring(query, seqs);
+    if (mirrored !== null) return mirrored;
     const filters = filterArgs(query);
     const fetched = query.limit * OVERFETCH;
     const found = this.matchStatement(query, 'ranked-asked').all(
@@ -324,6 +335,8 @@ export class SearchDocumentStore {
    * tell that fewer than `atMost` of the collection's documents match.
    */
   countMatches(match: string, atMost: number): number {
+    const mirrored = this.mirror.countMatches(match, atMost);
+    if (mirrored !== null) return mirrored;
     return this.countOfMatches.get(match, atMost) as number;
   }
 
@@ -334,6 +347,8 @@ export class SearchDocumentStore {
   scoresOf(match: string, seqs: readonly number[], weights: Bm25Weights): Map<number, number> {
     const scores = new Map<number, number>();
     if (seqs.length === 0) return scores;
+    const mirrored = this.mirror.scoresOf(match, seqs, weights);
+    if (mirrored !== null) return mirrored;
     const rows = this.scoresOfRows.all(
       weights.title,
       weights.headings,
