@@ -148,7 +148,6 @@ export class SqliteSearchIndex implements SearchIndexLike {
       budgetBytes: options.mirror?.budgetBytes ?? DEFAULT_MIRROR_BUDGET_BYTES,
       delayMs: options.mirror?.delayMs ?? DEFAULT_MIRROR_DELAY_MS,
     });
-    this.store.mirror.start();
     this.searchInSnapshot = db.transaction(
       (owner: string, params: SearchParams, vector: Float32Array | null) =>
         this.searchNow(owner, params, vector),

@@ -306,6 +306,34 @@ describe('the first stage in memory (fts-mirror)', () => {
     expectSameAnswers(fts, mem, 'o', 'c');
   });
 
+  it('builds for searches, not for writes, and waits twice as long after each build a write interrupted', async () => {
+    const { db, fts } = stores();
+    const rnd = random(29);
+    const lazy = new SearchDocumentStore(db, { budgetBytes: 64 * 1024 * 1024, delayMs: 20 });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Writes alone (a crawl nobody searches) build nothing, however long they pause.
+    for (let i = 0; i < 5; i += 1) write(lazy, rnd, 'o', 'c');
+    await sleep(1_000);
+    expect(lazy.mirror.lastBuild).toBeNull();
+    // A search wants one: built once writes have paused.
+    lazy.mirror.beginSearch();
+    for (let waited = 0; lazy.mirror.lastBuild === null && waited < 10_000; waited += 20) await sleep(20);
+    expect(lazy.mirror.bytes).toBeGreaterThan(0);
+    // A write during a build (long enough to take several slices): the next one waits for a pause
+    // twice as long, until a build finishes.
+    for (let i = 0; i < 400; i += 1) write(fts, rnd, 'o', 'c');
+    expect(lazy.mirror.waitMs).toBe(20);
+    write(lazy, rnd, 'o', 'c');
+    const building = lazy.mirror.ready();
+    await new Promise((resolve) => setImmediate(resolve));
+    write(lazy, rnd, 'o', 'c');
+    expect(await building).toBe(false);
+    expect(lazy.mirror.waitMs).toBe(40);
+    expect(await lazy.mirror.ready()).toBe(true);
+    expect(lazy.mirror.waitMs).toBe(20);
+    lazy.mirror.close();
+  });
+
   it('leaves to FTS5 what it does not read: filters, fractional weights, other syntax, a budget too small', async () => {
     const { db, fts, mem } = stores();
     const rnd = random(23);

@@ -22,6 +22,11 @@ import type { Bm25Weights, MatchQuery, MatchRow } from './search-document-store.
  *   build started ({@link FtsMirror.noteWrite}) and `PRAGMA data_version` (other connections'
  *   commits: the batch write thread, other processes) is the one it was built at. Any write drops
  *   it and a new one is built once writes have paused for {@link FtsMirrorOptions.delayMs}.
+ * - **Built for searches, not for writes**: only while searches came in the last
+ *   {@link WANTED_FOR_MS}, and a build given up because a write came waits twice as long for the
+ *   next pause (at most {@link MAX_DELAY_DOUBLINGS} doublings). A server that only crawls, or that
+ *   crawls slowly enough for writes to pause, spends no main-thread time on copies nobody reads:
+ *   a build of 10,000 long pages takes 10–16 s of it in slices.
  * - **Bounded**: the bytes it would take are counted from `fts5vocab`'s 'row' table before any
  *   array is allocated; past {@link FtsMirrorOptions.budgetBytes} it is not built (FTS5 answers).
  *
@@ -52,6 +57,11 @@ export interface FtsMirrorOptions {
   /** Writes must have paused this long before a copy is built again. */
   delayMs: number;
 }
+
+/** A copy is built only while a search came within this long (see {@link FtsMirror}). */
+export const WANTED_FOR_MS = 10 * 60_000;
+/** Given-up builds double the wait for the next one at most this many times (2 s → 64 s). */
+export const MAX_DELAY_DOUBLINGS = 5;
 
 /** 512 MB: about five times what 10,000 long documentation pages take (src/search/README.md). */
 export const DEFAULT_MIRROR_BUDGET_BYTES = 512 * 1024 * 1024;
@@ -132,6 +142,10 @@ export class FtsMirror {
   /** The last build threw: none is tried again until a write. */
   private failed = false;
   private lastWriteAt = 0;
+  /** When a search last came: no copy is built for none (see {@link WANTED_FOR_MS}). */
+  private wantedAt = Number.NEGATIVE_INFINITY;
+  /** Builds given up in a row (a write came): each doubles {@link waitMs}. */
+  private givenUp = 0;
   private timer: NodeJS.Timeout | null = null;
   private building: Promise<boolean> | null = null;
   private closed = false;
@@ -164,9 +178,12 @@ export class FtsMirror {
     return this.options.budgetBytes > 0 && !this.closed;
   }
 
-  /** Builds the copy after {@link FtsMirrorOptions.delayMs} (when the store opens). */
-  start(): void {
-    this.schedule();
+  /**
+   * How long writes must have paused before the next build: {@link FtsMirrorOptions.delayMs},
+   * doubled for each build given up in a row.
+   */
+  get waitMs(): number {
+    return this.options.delayMs * 2 ** Math.min(this.givenUp, MAX_DELAY_DOUBLINGS);
   }
 
   /** A write through this connection (any search table): the copy is dropped, rebuilt later. */
@@ -186,6 +203,8 @@ export class FtsMirror {
   beginSearch(): void {
     this.hitsCache.clear();
     this.hitsCopy = null;
+    this.wantedAt = Date.now();
+    if (this.copy === null) this.schedule();
   }
 
   /** Stops building; the copy is dropped. */
@@ -230,10 +249,11 @@ export class FtsMirror {
   private schedule(): void {
     if (!this.enabled || !this.db.open || this.failed || this.building !== null || this.timer !== null)
       return;
-    const wait = Math.max(0, this.lastWriteAt + this.options.delayMs - Date.now());
+    if (Date.now() - this.wantedAt > WANTED_FOR_MS) return;
+    const wait = Math.max(0, this.lastWriteAt + this.waitMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (Date.now() - this.lastWriteAt < this.options.delayMs) this.schedule();
+      if (Date.now() - this.lastWriteAt < this.waitMs) this.schedule();
       else if (this.copy === null && !this.tooLarge) void this.build();
     }, wait);
     this.timer.unref();
@@ -246,8 +266,12 @@ export class FtsMirror {
         return false;
       })
       .then((built) => {
-        // Given up (a write came, or the connection was busy): tried again once writes pause.
-        if (!built) this.lastWriteAt = Date.now();
+        // Given up (a write came, or the connection was busy): tried again once writes pause, longer.
+        if (built) this.givenUp = 0;
+        else if (!this.failed && !this.tooLarge) {
+          this.givenUp += 1;
+          this.lastWriteAt = Date.now();
+        }
         return built;
       })
       .finally(() => {
