@@ -29,15 +29,26 @@ export async function startRun(
       () => client.runs.start(request),
     );
   } catch (error) {
-    void showError(services.log, `Could not start ${what}`, error);
+    // Try Again sends the same request: the URLs picked, the query and fields typed are not asked again.
+    void showError(services.log, `Could not start ${what}`, error, {
+      tryAgain: () => startRun(services, request, what),
+    });
     return undefined;
   }
   services.log.info(`started ${created.type} run ${created.id} on ${created.urls.length || 1} URL(s)`);
+  followAndAnnounce(services, created, what);
+  return created;
+}
+
+/**
+ * Follows a run this window started (or queued again: Retry Run) in a cancellable progress
+ * notification, then says how it ended, offering to open its results. Returns at once.
+ */
+export function followAndAnnounce(services: Services, run: Run, what: string): void {
   const title = `Web Data: ${capitalise(what)}`;
-  void followRun({ ...services, client: services.connection.client() }, created, title).then((last) =>
+  void followRun({ ...services, client: services.connection.client() }, run, title).then((last) =>
     announce(services, last, what),
   );
-  return created;
 }
 
 /** Says how a followed run ended, with what can be done next. */

@@ -1,37 +1,31 @@
 import { ApiError, AuthenticationError, RateLimitError, RequestValidationError } from '@webdata/core';
 import * as vscode from 'vscode';
-import { NotConnectedError } from '../connection/connection.js';
 import { stateAfter } from '../connection/connection-state.js';
 import { StaleLoadError } from '../runs/runs-loader.js';
+import { errorActions, OPEN_SETTINGS, SET_KEY, SHOW_LOG, TRY_AGAIN } from './error-actions.js';
 import { describeError, type Log } from './log.js';
-
-const SET_KEY = 'Set API Key…';
-const SETTINGS = 'Open Settings';
-const SHOW_LOG = 'Show Log';
 
 /**
  * Shows a failed action as an error message with the actions that can mend
  * it (set the key, fix the address, read the log), and logs it. Never silent.
+ * Given `tryAgain`, a failure that may pass (no answer, asked to wait) offers
+ * **Try Again**, which calls it: the action again as it was asked.
  *
  * @example
  * ```ts
  * await client.runs.cancel(id).catch((error) => showError(log, 'Could not cancel the run', error));
  * ```
  */
-export async function showError(log: Log, what: string, error: unknown): Promise<void> {
+export async function showError(
+  log: Log,
+  what: string,
+  error: unknown,
+  options: { tryAgain?: () => unknown } = {},
+): Promise<void> {
   // A load the connection outran (the address or key changed meanwhile): nothing went wrong now.
   if (error instanceof StaleLoadError) return log.info(`${what}: ${error.message}`);
   log.error(what, error, { shown: true });
-  const actions: string[] = [];
-  if (
-    error instanceof AuthenticationError ||
-    (error instanceof NotConnectedError && error.state === 'noKey')
-  ) {
-    actions.push(SET_KEY);
-  } else if (error instanceof NotConnectedError || stateAfter(error) === 'unreachable') {
-    actions.push(SETTINGS);
-  }
-  actions.push(SHOW_LOG);
+  const actions = errorActions(error, options.tryAgain !== undefined);
   const message = `${what}: ${explain(error)}`;
   // An error notification with buttons stays on screen until closed (VS Code makes it sticky), and one
   // saying the key was refused, or that none is set, stayed up after a good key was set; one saying the
@@ -41,8 +35,9 @@ export async function showError(log: Log, what: string, error: unknown): Promise
     error instanceof RateLimitError || actions.includes(SET_KEY) || stateAfter(error) === 'unreachable'
       ? await vscode.window.showWarningMessage(message, ...actions)
       : await vscode.window.showErrorMessage(message, ...actions);
+  if (chosen === TRY_AGAIN) await options.tryAgain?.();
   if (chosen === SET_KEY) await vscode.commands.executeCommand('webdata.setApiKey');
-  if (chosen === SETTINGS) await vscode.commands.executeCommand('webdata.openSettings');
+  if (chosen === OPEN_SETTINGS) await vscode.commands.executeCommand('webdata.openSettings');
   if (chosen === SHOW_LOG) log.show();
 }
 

@@ -242,14 +242,33 @@ export function defineExtensionSuite(): void {
       assert.equal((item(node).iconPath as vscode.ThemeIcon).id, 'circle-slash');
 
       await fetch(`${env.site}/release`);
-      const retried = await vscode.commands.executeCommand<RunLenient>('webdata.run.retry', node);
-      assert.equal(retried.status, 'queued');
-      // The view's own watch brings the run to its end: nobody refreshes here.
-      await waitFor(
-        'the retried run to complete in the tree',
-        () => storeRun(created.id)?.status === 'completed',
-      );
-      assert.equal((item(node).iconPath as vscode.ThemeIcon).id, 'pass');
+      const said: string[] = [];
+      const logInfo = services.log.info.bind(services.log);
+      services.log.info = (message: string) => {
+        said.push(message);
+        logInfo(message);
+      };
+      try {
+        const retried = await vscode.commands.executeCommand<RunLenient>('webdata.run.retry', node);
+        assert.equal(retried.status, 'queued');
+        // Followed like a run started here, in a progress notification (which counts it as started
+        // here): before, nothing on screen answered Retry, and a page failing again at once left
+        // everything as it was.
+        assert.ok(services.started.inFlightIds().includes(created.id), 'the retried run is followed');
+        // The view's own watch brings the run to its end: nobody refreshes here.
+        await waitFor(
+          'the retried run to complete in the tree',
+          () => storeRun(created.id)?.status === 'completed',
+        );
+        assert.equal((item(node).iconPath as vscode.ThemeIcon).id, 'pass');
+        // And its end is said, as a started run's is (the message logs what it says).
+        const summary = await waitFor("the retried run's end said", () =>
+          said.find((message) => message.startsWith('Retry of Crawl')),
+        );
+        assert.match(summary, /^Retry of Crawl · .* completed: 1\/1 pages succeeded\.$/);
+      } finally {
+        Reflect.deleteProperty(services.log, 'info');
+      }
       await fetch(`${env.site}/hold-again`);
     });
 
