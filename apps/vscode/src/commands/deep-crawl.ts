@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { startRun } from '../runs/start-run.js';
 import type { Command } from '../services.js';
-import { urlsInActiveEditor } from '../ui/pick-urls.js';
+import { typedUrls } from '../text/find-urls.js';
+import { urlAtCursor } from '../ui/pick-urls.js';
 
 const TITLE = 'Web Data: Deep crawl';
 
@@ -14,7 +15,7 @@ export interface DeepCrawlOptions {
 
 /**
  * Deep crawl from URL…: crawls a site breadth-first from a start page (the
- * first URL of the selection or file is offered), asking how deep and how
+ * URL at the cursor is offered: see {@link urlAtCursor}), asking how deep and how
  * many pages at most.
  */
 export const deepCrawl: Command = {
@@ -24,16 +25,23 @@ export const deepCrawl: Command = {
       typeof arg === 'object' && arg !== null && !(arg instanceof vscode.Uri)
         ? (arg as DeepCrawlOptions)
         : {};
-    const url =
+    const typed =
       options.url ??
       (await vscode.window.showInputBox({
         title: TITLE,
         prompt: 'The page to start from; the crawl stays on its site',
-        value: urlsInActiveEditor()[0] ?? '',
+        value: urlAtCursor() ?? '',
         placeHolder: 'https://docs.example.org/',
         ignoreFocusOut: true,
-        validateInput: (value) => (isHttpUrl(value.trim()) ? undefined : 'an http(s) URL'),
+        validateInput: (value) =>
+          typedUrls(value).length === 1
+            ? undefined
+            : 'One web address: https://docs.example.org/ (or docs.example.org)',
       }));
+    const url =
+      typed === undefined
+        ? undefined
+        : (typedUrls(typed)[0] ?? (isHttpUrl(typed.trim()) ? typed : undefined));
     if (!url) return undefined;
     const maxDepth =
       options.maxDepth ?? (await askNumber('How many links deep (0 is the start page alone)?', 2, 0, 100));

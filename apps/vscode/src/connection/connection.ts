@@ -1,7 +1,7 @@
 import { createClient, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
-import { DEFAULT_BASE_URL, SETTINGS } from '../settings.js';
+import { SETTINGS, serviceAddress } from '../settings.js';
 import type { Log } from '../ui/log.js';
 import { type ConnectionState, type KeyVerdict, keyVerdictAfter, stateAfter } from './connection-state.js';
 
@@ -64,10 +64,9 @@ export class Connection implements vscode.Disposable {
     );
   }
 
-  /** The service's address, from the settings. */
+  /** The service's address, from the settings ({@link serviceAddress}: a scheme put before one typed without). */
   get baseUrl(): string {
-    const configured = vscode.workspace.getConfiguration(SETTINGS).get<string>('baseUrl')?.trim();
-    return configured || DEFAULT_BASE_URL;
+    return serviceAddress(vscode.workspace.getConfiguration(SETTINGS).get<string>('baseUrl'));
   }
 
   get state(): ConnectionState {

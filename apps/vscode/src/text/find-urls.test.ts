@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUrls, uniqueUrls } from './find-urls.js';
+import { findUrls, typedUrls, uniqueUrls, urlNearest } from './find-urls.js';
 
 describe('findUrls', () => {
   it('finds URLs in Markdown links, autolinks, reference definitions and prose', () => {
@@ -75,5 +75,48 @@ describe('findUrls', () => {
     expect(findUrls('')).toEqual([]);
     const big = `${'word '.repeat(200_000)}https://end.example/`;
     expect(uniqueUrls(big)).toEqual(['https://end.example/']);
+  });
+});
+
+describe('urlNearest', () => {
+  const text = [
+    '# Pages',
+    '- json: https://docs.example/json.html',
+    '- re: https://docs.example/re.html',
+    'Deep crawl start: https://docs.example/tutorial/ and https://docs.example/other/',
+  ].join('\n');
+
+  it('is the URL the cursor is in, or the first on its line', () => {
+    expect(urlNearest(text, text.indexOf('re.html'))).toBe('https://docs.example/re.html');
+    expect(urlNearest(text, text.indexOf('Deep'))).toBe('https://docs.example/tutorial/');
+    expect(urlNearest(text, text.indexOf('other'))).toBe('https://docs.example/other/');
+    // At the end of a URL (the cursor just after it) it is still that URL.
+    const end = text.indexOf('re.html') + 're.html'.length;
+    expect(urlNearest(text, end)).toBe('https://docs.example/re.html');
+  });
+
+  it('is the first of the text on a line without one, and none in a text without one', () => {
+    expect(urlNearest(text, 0)).toBe('https://docs.example/json.html');
+    expect(urlNearest('no address here', 3)).toBeUndefined();
+  });
+});
+
+describe('typedUrls', () => {
+  it('takes addresses typed without a scheme as a browser does: https, http for local ones', () => {
+    expect(typedUrls('docs.python.org/3/library')).toEqual(['https://docs.python.org/3/library']);
+    expect(typedUrls('example.org')).toEqual(['https://example.org/']);
+    expect(typedUrls('localhost:8000/a 127.0.0.1:18900/x.html, 192.168.1.2')).toEqual([
+      'http://localhost:8000/a',
+      'http://127.0.0.1:18900/x.html',
+      'http://192.168.1.2/',
+    ]);
+  });
+
+  it('keeps URLs with a scheme as they are, drops words that are no address, and duplicates', () => {
+    expect(typedUrls('https://a.example/x notaurl, a.example/x https://a.example/x.')).toEqual([
+      'https://a.example/x',
+    ]);
+    expect(typedUrls('hello world v1.2')).toEqual([]);
+    expect(typedUrls('ftp://a.example/x')).toEqual([]);
   });
 });

@@ -86,3 +86,59 @@ function normalise(written: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The URL a command acting on one page should start from, given the text and the cursor's offset
+ * in it: the URL the cursor is in, else the first on the cursor's line, else the first of the text.
+ * Deep crawl from URL… offered the file's first URL whatever line the cursor was on.
+ *
+ * @example
+ * ```ts
+ * const text = 'a: https://a.example/\nb: https://b.example/';
+ * urlNearest(text, text.indexOf('b:')); // 'https://b.example/'
+ * ```
+ */
+export function urlNearest(text: string, offset: number): string | undefined {
+  const found = findUrls(text);
+  const inside = found.find((url) => url.start <= offset && offset <= url.end);
+  if (inside) return inside.url;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const next = text.indexOf('\n', offset);
+  const lineEnd = next === -1 ? text.length : next;
+  const onLine = found.find((url) => url.start >= lineStart && url.start < lineEnd);
+  return (onLine ?? found[0])?.url;
+}
+
+// A host as people type it without a scheme: a name with a dot (or localhost, or an IPv4
+// address), an optional port, then an optional path, query or fragment.
+const BARE_HOST =
+  /^(?:localhost|(?:\d{1,3}\.){3}\d{1,3}|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9])(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+const LOOPBACK_OR_PRIVATE = /^(?:localhost|127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)/i;
+
+/**
+ * The URLs a person typed or pasted (separated by spaces, commas or lines), as {@link uniqueUrls}
+ * finds them, also when written without a scheme, as a browser's address bar takes them:
+ * `docs.python.org/3/` is `https://docs.python.org/3/`, and `localhost:8000/a` (or a private
+ * address) is `http://localhost:8000/a`, as a browser tries it. Words that are not an address
+ * are left out. "docs.python.org/3/library" was refused with "no http(s) URL in this".
+ *
+ * @example
+ * ```ts
+ * typedUrls('docs.python.org/3/ https://a.example/x'); // ['https://docs.python.org/3/', 'https://a.example/x']
+ * ```
+ */
+export function typedUrls(typed: string): string[] {
+  const urls: string[] = [];
+  for (const word of typed.split(/[\s,]+/)) {
+    if (word === '') continue;
+    if (/^https?:\/\//i.test(word)) {
+      urls.push(...uniqueUrls(word));
+      continue;
+    }
+    const bare = trimEnd(word);
+    if (!BARE_HOST.test(bare)) continue;
+    const url = normalise(`${LOOPBACK_OR_PRIVATE.test(bare) ? 'http' : 'https'}://${bare}`);
+    if (url) urls.push(url);
+  }
+  return [...new Set(urls)];
+}

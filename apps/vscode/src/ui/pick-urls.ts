@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { countOf } from '../text/count-of.js';
-import { uniqueUrls } from '../text/find-urls.js';
+import { typedUrls, uniqueUrls, urlNearest } from '../text/find-urls.js';
 
 /** URLs one request may carry (the service's limit). */
 export const MAX_URLS = 100;
@@ -21,6 +21,19 @@ export function urlsInActiveEditor(): string[] {
 }
 
 /**
+ * The URL a command on one page starts from: the first of the selection, else the one the cursor
+ * is in, else the first on the cursor's line, else the file's first ({@link urlNearest}).
+ */
+export function urlAtCursor(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const selected = editor.selections.find((selection) => !selection.isEmpty);
+  if (selected) return uniqueUrls(editor.document.getText(selected))[0];
+  const { document, selection } = editor;
+  return urlNearest(document.getText(), document.offsetAt(selection.active));
+}
+
+/**
  * Lets the user confirm URLs in a multi-select quick pick (all picked at
  * first, at most {@link MAX_URLS}); with none found, asks for them instead.
  * `undefined` when the user gave up.
@@ -29,14 +42,18 @@ export async function confirmUrls(found: string[], title: string): Promise<strin
   if (found.length === 0) {
     const typed = await vscode.window.showInputBox({
       title,
-      prompt: 'No URL in the selection or the file. Type or paste URLs (separated by spaces or commas).',
-      placeHolder: 'https://example.org/a https://example.org/b',
+      prompt: vscode.window.activeTextEditor
+        ? 'No URL in the selection or the file. Type or paste URLs (separated by spaces or commas).'
+        : 'Type or paste URLs (separated by spaces or commas), or open a file with URLs first.',
+      placeHolder: 'https://example.org/a example.org/b',
       ignoreFocusOut: true,
       validateInput: (value) =>
-        value.trim() === '' || uniqueUrls(value).length > 0 ? undefined : 'no http(s) URL in this',
+        value.trim() === '' || typedUrls(value).length > 0
+          ? undefined
+          : 'No web address in this: type one as https://example.org/page (or example.org/page)',
     });
     if (typed === undefined) return undefined;
-    found = uniqueUrls(typed);
+    found = typedUrls(typed);
     if (found.length === 0) return undefined;
   }
   const items = found.map((url, index) => ({ label: url, picked: index < MAX_URLS }));

@@ -30,6 +30,15 @@ describe('runsViewMessage', () => {
     );
   });
 
+  it('says an address the extension cannot use is not one, rather than sending to the log', () => {
+    // Before: "The runs could not be listed from … The log (Web Data: Show Log) says why." (Invalid URL)
+    for (const address of ['http://', 'ftp://files.example/', 'not an address']) {
+      expect(runsViewMessage('error', address, false)).toBe(
+        `The setting webdata.baseUrl, "${address}", is not a web address: give the service's, as in ${URL}.`,
+      );
+    }
+  });
+
   it('says where listed runs come from, and why they stopped updating, in plain text', () => {
     expect(runsViewMessage('connected', URL, true)).toBe(`Connected to ${URL}`);
     expect(runsViewMessage('unreachable', URL, true)).toBe(`Lost the connection to ${URL}: retrying…`);
@@ -83,6 +92,10 @@ describe('runsViewActions', () => {
       'Try Again → webdata.runs.refresh',
       'Set API Key… → webdata.setApiKey',
     ]);
-    expect(labels('error')).toEqual(['Try Again → webdata.runs.refresh', 'Show Log → webdata.showLog']);
+    expect(labels('error')).toEqual([
+      'Try Again → webdata.runs.refresh',
+      'Change the Address… → webdata.openSettings',
+      'Show Log → webdata.showLog',
+    ]);
   });
 });

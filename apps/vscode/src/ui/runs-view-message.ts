@@ -66,9 +66,21 @@ function problemMessage(state: ConnectionState, baseUrl: string): string | undef
     case 'rateLimited':
       return `The Web Data service at ${baseUrl} asks to wait: too many requests came from this address (requests with a wrong API key count). The view tries again on its own in a few seconds.`;
     case 'error':
-      return `The runs could not be listed from ${baseUrl}. The log (Web Data: Show Log) says why.`;
+      return isWebAddress(baseUrl)
+        ? `The runs could not be listed from ${baseUrl}. The log (Web Data: Show Log) says why.`
+        : `The setting webdata.baseUrl, "${baseUrl}", is not a web address: give the service's, as in ${DEFAULT_BASE_URL}.`;
     default:
       return undefined;
+  }
+}
+
+/** Whether the extension can talk to `address`: an http(s) URL with a host. */
+function isWebAddress(address: string): boolean {
+  try {
+    const url = new URL(address);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
   }
 }
 
@@ -129,7 +141,8 @@ export function runsViewActions(state: ConnectionState, filtered = false): reado
     case 'rateLimited':
       return [TRY_AGAIN, SET_KEY];
     case 'error':
-      return [TRY_AGAIN, SHOW_LOG];
+      // The address is what most often makes every request fail (a mistyped one is not even tried).
+      return [TRY_AGAIN, CHANGE_ADDRESS, SHOW_LOG];
     default:
       return [];
   }

@@ -402,6 +402,28 @@ export function defineExtensionSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test("Deep crawl from URL… offers the URL on the cursor's line, not the file's first", async () => {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      assert.ok(folder, 'the suite runs with the workspace open');
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'products.md'));
+      const editor = await vscode.window.showTextDocument(document);
+      const line = document
+        .getText()
+        .split('\n')
+        .findIndex((text) => text.startsWith('- The chair'));
+      editor.selection = new vscode.Selection(line, 0, line, 0);
+      // Accepting each box as it is offered: the start page, depth 2, at most 100 pages.
+      const created = await runAccepting<RunLenient | undefined>('webdata.deepCrawl');
+      assert.ok(created, 'the deep crawl started');
+      // Before, the file's first URL (the lamp's) was offered wherever the cursor was.
+      assert.deepEqual(created.urls, [`${env.site}/product/chair`]);
+      await waitFor('the deep crawl to end', () => terminal(created.id));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Later tests count the deep crawls (the filter's: none).
+      await client.runs.delete(created.id);
+      await vscode.commands.executeCommand('webdata.runs.refresh');
+    });
+
     test('Go to Result… finds a page of a run by typing part of its title, and opens it', async () => {
       const run = await client.runs.start({
         type: 'crawl',
