@@ -74,9 +74,21 @@ describe('deleteQuestion', () => {
     );
     run.stats = stats(526, 2);
     expect(deleteQuestion(run.id, run, Date.parse('2024-05-01T10:01:30.000Z'))).toEqual({
-      message: 'Delete Deep crawl · 127.0.0.1:8765/index.html and its 528 pages of results?',
+      message: 'Delete Deep crawl · 127.0.0.1:8765/index.html and its results (528 pages)?',
       detail: 'Run run_01m8e44yy4, created 1 min ago. This cannot be undone.',
     });
+  });
+
+  // Seen in code-server (vsx5's tour): 'and its 1 page of results?' read as one page of a paged list.
+  it('counts the pages whose results go, not pages of a list', () => {
+    const run = finished(
+      makeRun('run_1', { type: 'extract', urls: ['https://shop.example/lamp'] }),
+      'completed',
+    );
+    run.stats = stats(1, 0);
+    expect(deleteQuestion(run.id, run, Date.parse('2024-05-01T10:01:30.000Z')).message).toBe(
+      'Delete Extract · shop.example/lamp and its results (1 page)?',
+    );
   });
 
   it('falls back to the id for a run not listed', () => {

@@ -69,7 +69,7 @@ export function manyResultsQuestion(
  * ```ts
  * deleteQuestion('run_1', { type: 'crawl', urls: ['https://docs.example/a'], params: {},
  *   created_at: '2024-05-01T10:00:00Z', stats: { total: 3 } } as Run, Date.parse('2024-05-01T10:05:00Z'));
- * // { message: 'Delete Crawl · docs.example/a and its 3 pages of results?',
+ * // { message: 'Delete Crawl · docs.example/a and its results (3 pages)?',
  * //   detail: 'Run run_1, created 5 min ago. This cannot be undone.' }
  * ```
  */
@@ -79,7 +79,8 @@ export function deleteQuestion(
   now: number,
 ): { message: string; detail: string } {
   if (!run) return { message: `Delete run ${runId}?`, detail: 'This cannot be undone.' };
-  const pages = run.stats?.total ? ` and its ${countOf(run.stats.total, 'page')} of results` : '';
+  // Not 'its 1 page of results', which reads as a page of a list: the pages are the run's.
+  const pages = run.stats?.total ? ` and its results (${countOf(run.stats.total, 'page')})` : '';
   return {
     message: `Delete ${runLabel(run)}${pages}?`,
     detail: `Run ${runId}, created ${relativeTime(run.created_at, now)}. This cannot be undone.`,
