@@ -58,15 +58,32 @@ interface Occurrence {
  */
 export function snippetBuilder(
   query: ParsedQuery,
-): (text: string, scanned?: ScannedText) => MarkedSnippet | null {
+): (text: string, scanned?: ScannedText, slice?: TextSlice) => MarkedSnippet | null {
   const patterns = patternsOf(query);
-  return (text, scanned) => {
+  const wordsOnly = patterns.every((pattern) => pattern.words.length === 1);
+  return (text, scanned, slice) => {
     if (patterns.length === 0 || text === '') return null;
     const scans = scanned?.source === text ? scanned : new ScannedText(text);
+    // A stand-in text (see standInText) has only its white space right: its words are read from
+    // its word index, and no phrase is looked for in it.
+    if (slice !== undefined && (scans.words === null || !wordsOnly))
+      throw new Error('a stand-in text needs a word index and a query of single words');
     const occurrences = occurrencesOf(scans, patterns);
     if (occurrences.length === 0) return null;
-    return windowAround(scans.text, occurrences);
+    return windowAround(scans.text, occurrences, slice ?? ((start, end) => scans.text.slice(start, end)));
   };
+}
+
+/** A text's code units `[start, end)` (its own `slice`, or the text a stand-in stands in for). */
+export type TextSlice = (start: number, end: number) => string;
+
+/**
+ * Whether the query's snippets read of a page's body only its white space, when the page has a
+ * word index: every positive clause and synonym is one word (a phrase reads the words after its
+ * first). A body may then be given as a stand-in (see {@link SnippetSource.slice}).
+ */
+export function snippetsReadOnlyWhiteSpace(query: ParsedQuery): boolean {
+  return patternsOf(query).every((pattern) => pattern.words.length === 1);
 }
 
 /**
@@ -77,28 +94,36 @@ export function snippetBuilder(
  * whole body). `body`: the body's scans when another step searched it too.
  */
 export function pageSnippet(
-  build: (text: string, scanned?: ScannedText) => MarkedSnippet | null,
+  build: (text: string, scanned?: ScannedText, slice?: TextSlice) => MarkedSnippet | null,
   page: SnippetSource,
   body?: ScannedText,
 ): string | null {
-  const bodySnippet = build(page.body, body);
+  const bodySnippet = build(page.body, body, page.slice);
   if (bodySnippet !== null) return bodySnippet.text;
   const title = build(page.title ?? '');
   const headings = build(page.headings);
   if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
-  return title?.text ?? (isCut(page.body) ? openingSnippet(page.body) : null);
+  if (title !== null) return title.text;
+  if (!isCut(page.body)) return null;
+  return openingSnippet(page.body, page.slice ?? ((start, end) => page.body.slice(start, end)));
 }
 
 /** The first {@link SNIPPET_WORDS} words of `text`, unmarked, an ellipsis after them. */
-function openingSnippet(text: string): string {
+function openingSnippet(text: string, slice: TextSlice): string {
   const start = skipSpace(text, 0);
   const { end } = wordsAfter(text, start, SNIPPET_WORDS);
-  return `${text.slice(start, end)}${skipSpace(text, end) < text.length ? SNIPPET_ELLIPSIS : ''}`;
+  return `${slice(start, end)}${skipSpace(text, end) < text.length ? SNIPPET_ELLIPSIS : ''}`;
 }
 
 /** What a page's snippet is built from. */
 export interface SnippetSource {
+  /**
+   * The body, or a stand-in for it (see stand-in-text.ts) when `slice` is given: the page must then
+   * have a word index and the query be of single words ({@link snippetsReadOnlyWhiteSpace}).
+   */
   body: string;
+  /** The body's code units `[start, end)` when `body` is a stand-in for it. */
+  slice?: TextSlice;
   title: string | null;
   headings: string;
 }
@@ -241,8 +266,11 @@ function lowerCased(text: string): string {
   });
 }
 
-/** The best cluster's window, cut on word boundaries, its occurrences marked. */
-function windowAround(text: string, occurrences: readonly Occurrence[]): MarkedSnippet {
+/**
+ * The best cluster's window, cut on word boundaries, its occurrences marked. Only the text's white
+ * space is read (`slice` gives what is shown: the text's, or what a stand-in stands in for).
+ */
+function windowAround(text: string, occurrences: readonly Occurrence[], slice: TextSlice): MarkedSnippet {
   const [first, last] = densestCluster(occurrences, wordNumbers(text, occurrences));
   const from = occurrences[first]!.at;
   const to = occurrences[last]!.end;
@@ -272,12 +300,12 @@ function windowAround(text: string, occurrences: readonly Occurrence[]): MarkedS
   let at = start;
   for (const o of occurrences) {
     if (o.at < start || o.end > end) continue;
-    parts.push(text.slice(at, o.at), SNIPPET_OPEN, text.slice(o.at, o.end), SNIPPET_CLOSE);
+    parts.push(slice(at, o.at), SNIPPET_OPEN, slice(o.at, o.end), SNIPPET_CLOSE);
     at = o.end;
     clauses.add(o.clause);
     marked += 1;
   }
-  parts.push(text.slice(at, end));
+  parts.push(slice(at, end));
   if (skipSpace(text, end) < text.length) parts.push(SNIPPET_ELLIPSIS);
   return { text: parts.join(''), clauses: marked === 0 ? 0 : clauses.size };
 }

@@ -45,8 +45,9 @@ import {
   summaryOf,
 } from './rerank.js';
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor, searchScopeOf } from './search-cursor.js';
-import { snippetNeedles, snippetsOfPages } from './snippet.js';
+import { snippetNeedles, snippetsOfPages, snippetsReadOnlyWhiteSpace } from './snippet.js';
 import { snippetToHtml } from './snippet-html.js';
+import { type StandInText, standInText } from './stand-in-text.js';
 import { TextScans } from './text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
 import { WordIndex, wordIndexToStore } from './word-index.js';
@@ -501,15 +502,31 @@ export class SqliteSearchIndex implements SearchIndexLike {
     documents: ReadonlyMap<number, MatchedDocument | undefined>,
     scans: TextScans,
   ): Map<number, string> {
-    const unread = this.store.bodies(seqs.filter((seq) => !bodies.has(seq)));
+    const toRead = seqs.filter((seq) => !bodies.has(seq));
+    // A page with a word index, when the snippet reads only the body's white space: its bytes, and a
+    // stand-in for its text (stand-in-text.ts), not the text made into a string.
+    const standIns = new Map<number, StandInText>();
+    if (snippetsReadOnlyWhiteSpace(parsed))
+      for (const [seq, bytes] of this.store.bodyBytes(toRead.filter((seq) => scans.hasIndex(seq)))) {
+        const standIn = standInText(bytes);
+        if (standIn !== null) standIns.set(seq, standIn);
+      }
+    const unread = this.store.bodies(toRead.filter((seq) => !standIns.has(seq)));
     const { snippets, unbuilt } = snippetsOfPages(
       parsed,
       seqs,
       (seq) => {
         const doc = documents.get(seq);
-        return (
-          doc && { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings }
-        );
+        if (doc === undefined) return undefined;
+        const standIn = standIns.get(seq);
+        if (standIn !== undefined)
+          return {
+            body: standIn.text,
+            slice: (start: number, end: number) => standIn.slice(start, end),
+            title: doc.title,
+            headings: doc.headings,
+          };
+        return { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings };
       },
       scans,
     );

@@ -169,6 +169,11 @@ export class TextScans {
     else if (this.indexed) this.indexes.set(key, words);
   }
 
+  /** Whether page `key`'s word index was given (and is used: see {@link indexed}). */
+  hasIndex(key: number): boolean {
+    return this.indexes.has(key);
+  }
+
   /**
    * The scans of page `key`'s text `text` (a new one when the page's text is another). Without
    * `text`: those of its word index when it has one (nothing else of it read), else of ''.

@@ -99,6 +99,7 @@ export class SearchDocumentStore {
   private readonly documentBySeq: Statement;
   private readonly documentsBySeq: Statement;
   private readonly bodiesBySeq: Statement;
+  private readonly bodyBytesBySeq: Statement;
   private readonly wordsBySeq: Statement;
   private readonly insertWords: Statement;
   private readonly lastSeq: Statement;
@@ -173,6 +174,12 @@ export class SearchDocumentStore {
     // a 9 MB body is not made into a string of the main thread's heap for a search.
     this.bodiesBySeq = db.prepare(
       `SELECT seq, substr(body, 1, ${ANALYZED_CHARACTERS + 1}) AS body FROM search_documents
+       WHERE seq IN (SELECT value FROM json_each(?))`,
+    );
+    this.bodyBytesBySeq = db.prepare(
+      // A body of at most that many bytes is not cut (octet_length reads no content; substr walks it).
+      `SELECT seq, CAST(CASE WHEN octet_length(body) <= ${ANALYZED_CHARACTERS + 1} THEN body
+         ELSE substr(body, 1, ${ANALYZED_CHARACTERS + 1}) END AS BLOB) AS body FROM search_documents
        WHERE seq IN (SELECT value FROM json_each(?))`,
     );
     // CAST: a JS number binds as a REAL, and FTS5 then ignores the rowid constraint (it answered
@@ -402,6 +409,19 @@ export class SearchDocumentStore {
     const found = new Map<number, string>();
     if (seqs.length === 0) return found;
     for (const row of this.bodiesBySeq.all(JSON.stringify(seqs)) as { seq: number; body: string }[])
+      found.set(row.seq, row.body);
+    return found;
+  }
+
+  /**
+   * {@link bodies} as their UTF-8 bytes (search/stand-in-text.ts): what a snippet reads of a long
+   * body whose text it mostly needs not (made into a string, a long body costs more than the rest of
+   * its snippet).
+   */
+  bodyBytes(seqs: readonly number[]): Map<number, Buffer> {
+    const found = new Map<number, Buffer>();
+    if (seqs.length === 0) return found;
+    for (const row of this.bodyBytesBySeq.all(JSON.stringify(seqs)) as { seq: number; body: Buffer }[])
       found.set(row.seq, row.body);
     return found;
   }
