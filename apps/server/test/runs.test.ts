@@ -234,9 +234,11 @@ describe('run lifecycle', () => {
     expect(third.body.id).not.toBe(first.body.id);
     // Another owner's identical key is a different run.
     const other = apiClient(server.url, await server.createKey());
-    expect((await other('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-1' })).body.id).not.toBe(
-      first.body.id,
-    );
+    const otherRun = (await other('POST', '/api/v1/crawl', body, { 'idempotency-key': 'key-1' })).body.id;
+    expect(otherRun).not.toBe(first.body.id);
+    // Their pages are fetched before the next test counts its own fetches.
+    for (const id of [first.body.id, third.body.id]) await waitForRun(call, id);
+    await waitForRun(other, otherRun);
   });
 
   it('refuses an Idempotency-Key sent again with another request, and replays it for the same one written otherwise', async () => {
@@ -268,6 +270,9 @@ describe('run lifecycle', () => {
         { path: ['Idempotency-Key'], code: 'idempotency_key_reused', message: error.message },
       ]);
     }
+    // Its page (/a) is fetched before the next test counts its own fetches of /a: on a loaded
+    // machine it came after, and the crawl below saw /a fetched twice.
+    await waitForRun(call, first.body.id);
   });
 });
 
