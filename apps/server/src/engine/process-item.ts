@@ -9,6 +9,7 @@ import type { ExtractionEngine } from '../extract/types.js';
 import type { FetchedPage, PageFetcherLike } from '../fetch/types.js';
 import type { ScreenshotServiceLike } from '../screenshots/types.js';
 import { chunksOf, type EmbeddedChunk, type EmbedderLike, EmbeddingsError } from '../search/embeddings.js';
+import { failedOutcome } from '../store/failed-outcome.js';
 import type { ClaimedItem, ItemOutcome } from '../store/store.js';
 import { readRunParams } from './run-params.js';
 
@@ -51,7 +52,7 @@ export async function processItem(
     });
   } catch (error) {
     signal.throwIfAborted();
-    return failedOutcome(error);
+    return failureOf(error);
   }
   // A crawl stores the formats it asked for; an extraction (a few pages) keeps its page in all of them.
   const formats: ContentFormat[] =
@@ -72,7 +73,7 @@ export async function processItem(
     // A page too large to convert fails alone; any other error is a bug, recorded by the worker pool.
     if (!(error instanceof PageError)) throw error;
     signal.throwIfAborted();
-    return failedOutcome(error);
+    return failureOf(error);
   }
   signal.throwIfAborted();
   const all: Record<ContentFormat, () => string> = {
@@ -212,20 +213,7 @@ function errorInfo(error: unknown): PageErrorInfo {
   return { code: 'internal', message: 'an internal error stopped this page; it is logged on the server' };
 }
 
-function failedOutcome(error: unknown): ItemOutcome {
+function failureOf(error: unknown): ItemOutcome {
   const httpStatus = (error as { httpStatus?: unknown }).httpStatus;
-  return {
-    status: 'failed',
-    result: {
-      final_url: null,
-      title: null,
-      http_status: typeof httpStatus === 'number' ? httpStatus : null,
-      content_type: null,
-      data: null,
-      error: errorInfo(error),
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: {},
-  };
+  return failedOutcome(errorInfo(error), typeof httpStatus === 'number' ? httpStatus : null);
 }

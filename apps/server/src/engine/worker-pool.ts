@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { failedOutcome } from '../store/failed-outcome.js';
 import type { ClaimedItem, ItemOutcome, Store } from '../store/store.js';
 import { ResultWriter } from './result-writer.js';
 
@@ -464,18 +465,8 @@ function isUnavailable(error: unknown): boolean {
 }
 
 function internalFailure(): ItemOutcome {
-  return {
-    status: 'failed',
-    result: {
-      final_url: null,
-      title: null,
-      http_status: null,
-      content_type: null,
-      data: null,
-      error: { code: 'internal', message: 'an internal error stopped this page; it is logged on the server' },
-      has_screenshot: false,
-      screenshot_error: null,
-    },
-    contents: {},
-  };
+  return failedOutcome({
+    code: 'internal',
+    message: 'an internal error stopped this page; it is logged on the server',
+  });
 }

@@ -1,4 +1,5 @@
-import type { InterruptedItems, ItemOutcome } from './store.js';
+import { failedOutcome } from './failed-outcome.js';
+import type { CompletedItem, InterruptedItems, ItemOutcome } from './store.js';
 
 /**
  * How many times work on one page may start, by default (`WEBDATA_MAX_PAGE_STARTS`), before a page
@@ -16,28 +17,41 @@ export const MAX_PAGE_STARTS = 3;
 
 /** The outcome of a page whose work started `starts` times and never ended (the store writes it as any other). */
 export function crashedOutcome(starts: number): ItemOutcome {
-  return {
-    status: 'failed',
-    result: {
-      final_url: null,
-      title: null,
-      http_status: null,
-      content_type: null,
-      data: null,
-      error: {
-        code: 'crashed',
-        message: `work on this page started ${starts} ${starts === 1 ? 'time' : 'times'} and each time the process working on it stopped (crashed, ran out of memory, was killed) or hung before it ended: it is not tried again`,
-      },
-      has_screenshot: false,
-      screenshot_error: null,
+  return failedOutcome({
+    code: 'crashed',
+    message: `work on this page started ${starts} ${starts === 1 ? 'time' : 'times'} and each time the process working on it stopped (crashed, ran out of memory, was killed) or hung before it ended: it is not tried again`,
+  });
+}
+
+/** An item whose work started too many times, as both stores select it (`items` columns). */
+export interface ExhaustedRow {
+  id: string;
+  run_id: string;
+  url: string;
+  depth: number;
+  parent_url: string | null;
+  lease_token: string;
+  starts: number;
+}
+
+/** Each of `rows` with its `crashed` outcome, to be written under the lease that ran out. */
+export function crashedItems(rows: readonly ExhaustedRow[]): CompletedItem[] {
+  return rows.map((row) => ({
+    item: {
+      itemId: row.id,
+      runId: row.run_id,
+      url: row.url,
+      depth: row.depth,
+      parentUrl: row.parent_url,
+      leaseToken: row.lease_token,
     },
-    contents: {},
-  };
+    outcome: crashedOutcome(row.starts),
+  }));
 }
 
 /** The pages of `rows` whose `crashed` outcome was written (`written[i]` for `rows[i]`), as {@link InterruptedItems} names them. */
 export function crashedPages(
-  rows: readonly { run_id: string; url: string; starts: number }[],
+  rows: readonly ExhaustedRow[],
   written: readonly boolean[],
 ): InterruptedItems['crashed'] {
   return rows

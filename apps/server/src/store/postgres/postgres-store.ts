@@ -27,7 +27,7 @@ import {
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { claimOrder } from '../claim-order.js';
-import { crashedOutcome, crashedPages, MAX_PAGE_STARTS } from '../crashed-outcome.js';
+import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { mergeChanges } from '../run-changes.js';
@@ -880,27 +880,12 @@ export class PostgresStore implements Store {
     maxStarts?: number | undefined;
   }): Promise<InterruptedItems> {
     const interrupted = `status = ANY($1)${options.all ? '' : ' AND lease_until < now()'}`;
-    const exhausted = await this.q<ClaimedRow & { starts: number }>(
+    const exhausted = await this.q<ExhaustedRow>(
       `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items
        WHERE ${interrupted} AND starts >= $2`,
       [[...ITEM_MOVES.requeue.from], options.maxStarts ?? MAX_PAGE_STARTS],
     );
-    const written =
-      exhausted.length === 0
-        ? []
-        : await this.completeItems(
-            exhausted.map((row) => ({
-              item: {
-                itemId: row.id,
-                runId: row.run_id,
-                url: row.url,
-                depth: row.depth,
-                parentUrl: row.parent_url,
-                leaseToken: row.lease_token,
-              },
-              outcome: crashedOutcome(row.starts),
-            })),
-          );
+    const written = exhausted.length === 0 ? [] : await this.completeItems(crashedItems(exhausted));
     return this.tx(async (client, atCommit) => {
       const { rows } = await client.query<{ run_id: string }>(
         `UPDATE items SET status = $3, lease_owner = NULL, lease_token = NULL, updated_at = now()

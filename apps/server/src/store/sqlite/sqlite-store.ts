@@ -30,7 +30,7 @@ import {
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { claimOrder } from '../claim-order.js';
-import { crashedOutcome, crashedPages, MAX_PAGE_STARTS } from '../crashed-outcome.js';
+import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import { batchChars } from '../outcome-chars.js';
@@ -815,15 +815,10 @@ export class SqliteStore implements Store {
     const args = [...move.from, ...(options.all ? [] : [Date.now()])];
     // Pages whose work started as many times as allowed, each time by a process that never came back
     // from it: failed, as any outcome is written (their runs settle there); the others wait again.
-    const exhausted = this.sql<(string | number)[], LeasedRow & { starts: number }>(
+    const exhausted = this.sql<(string | number)[], ExhaustedRow>(
       `SELECT id, run_id, url, depth, parent_url, lease_token, starts FROM items WHERE ${interrupted} AND starts >= ?`,
     ).all(...args, options.maxStarts ?? MAX_PAGE_STARTS);
-    const written =
-      exhausted.length === 0
-        ? []
-        : this.writeCompletedItems(
-            exhausted.map((row) => ({ item: leasedItem(row), outcome: crashedOutcome(row.starts) })),
-          ).written;
+    const written = exhausted.length === 0 ? [] : this.writeCompletedItems(crashedItems(exhausted)).written;
     this.sql(
       `UPDATE runs SET version = version + 1 WHERE id IN (SELECT DISTINCT run_id FROM items WHERE ${interrupted})`,
     ).run(...args);
@@ -987,27 +982,6 @@ export class SqliteStore implements Store {
     await this.writeThread?.close();
     if (this.db.open) this.db.close();
   }
-}
-
-/** An item's row as a lease holder would name it. */
-interface LeasedRow {
-  id: string;
-  run_id: string;
-  url: string;
-  depth: number;
-  parent_url: string | null;
-  lease_token: string;
-}
-
-function leasedItem(row: LeasedRow): LeasedItem {
-  return {
-    itemId: row.id,
-    runId: row.run_id,
-    url: row.url,
-    depth: row.depth,
-    parentUrl: row.parent_url,
-    leaseToken: row.lease_token,
-  };
 }
 
 /** One `?` per value, for an `IN (…)` list. */
