@@ -5,6 +5,9 @@
  * waiting for its turn, and the second crawl's pages waited behind them (in the bench: 48 pages
  * took 71 s beside such a crawl and 7 s alone).
  *
+ * And one key's polite crawl does not hold another key's page of the same host back behind all of
+ * its pages: the keys take turns at the host.
+ *
  * Asserted by order (how many of the polite site's pages had been answered when the other crawl
  * ended), not by time. Runs on both stores (the api-on-postgres project runs it again).
  */
@@ -18,6 +21,7 @@ const QUICK_PAGES = 24;
 
 let polite: FixtureSite;
 let quick: FixtureSite;
+let shared: FixtureSite;
 let server: TestServer;
 
 function pages(prefix: string, count: number): Record<string, { body: string }> {
@@ -35,6 +39,12 @@ beforeAll(async () => {
   await polite.start('127.0.0.2');
   quick = new FixtureSite(pages('quick', QUICK_PAGES));
   await quick.start();
+  shared = new FixtureSite({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 1\n' },
+    ...pages('big', POLITE_PAGES),
+    '/other/page': { body: page('another key') },
+  });
+  await shared.start('127.0.0.3');
   server = await startTestServer({ workerConcurrency: 8 });
 });
 
@@ -42,6 +52,7 @@ afterAll(async () => {
   await server?.close();
   await polite?.stop();
   await quick?.stop();
+  await shared?.stop();
 });
 
 describe("a host's crawl-delay and the worker slots", () => {
@@ -78,5 +89,38 @@ describe("a host's crawl-delay and the worker slots", () => {
     expect(done.status).toBe('completed');
     expect(done.stats.succeeded).toBe(POLITE_PAGES);
     for (let i = 0; i < POLITE_PAGES; i += 1) expect(polite.count(`/polite/${i}`)).toBe(1);
+  });
+
+  it("serves another key's page of the same polite host in turn, not after the first key's pages", {
+    timeout: 120_000,
+  }, async () => {
+    const big = apiClient(server.url, await server.createKey());
+    const other = apiClient(server.url, await server.createKey());
+    const crawl = await big('POST', '/api/v1/crawl', {
+      urls: Array.from({ length: POLITE_PAGES }, (_, i) => `${shared.url}/big/${i}`),
+      limit: POLITE_PAGES,
+    });
+    expect(crawl.status).toBe(202);
+    // The big crawl's pages are claimed and queue for their turns at the host (one a second).
+    const deadline = Date.now() + 30_000;
+    while (shared.count('/big/0') + shared.count('/big/1') === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const one = await other('POST', '/api/v1/crawl', { urls: [`${shared.url}/other/page`], limit: 1 });
+    expect(one.status).toBe(202);
+    const ended = await waitForRun(other, one.body.id, 60_000);
+    const bigFetched = Array.from({ length: POLITE_PAGES }, (_, i) => shared.count(`/big/${i}`)).filter(
+      (count) => count > 0,
+    ).length;
+
+    expect(ended.status).toBe('completed');
+    expect(shared.count('/other/page')).toBe(1);
+    // Its turn came after the big crawl's page then in progress or next, not after the up to 8 that
+    // had been claimed and were waiting for the host (first come, first served, before).
+    expect(bigFetched).toBeLessThanOrEqual(3);
+
+    const done = await waitForRun(big, crawl.body.id, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.stats.succeeded).toBe(POLITE_PAGES);
   });
 });

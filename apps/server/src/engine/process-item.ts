@@ -49,6 +49,7 @@ export async function processItem(
       respectRobots,
       onStart: started,
       onHostWait: hostWait,
+      owner: item.owner,
     });
   } catch (error) {
     signal.throwIfAborted();

@@ -77,6 +77,8 @@ interface RawRequest {
   onStart?: (() => void) | undefined;
   /** See {@link FetchPageOptions.onHostWait}. */
   onHostWait?: ((waiting: boolean) => void) | undefined;
+  /** See {@link FetchPageOptions.owner}. */
+  owner?: string | undefined;
 }
 
 /** The final response of a redirect chain, with its body read. */
@@ -192,6 +194,7 @@ export class PageFetcher implements PageFetcherLike {
       signal: options.signal,
       onStart: options.onStart,
       onHostWait: options.onHostWait,
+      owner: options.owner,
     });
     if (raw.status < 200 || raw.status > 299) throw new HttpStatusError(raw.status, raw.finalUrl);
     const media = parseContentType(raw.contentType);
@@ -322,15 +325,17 @@ export class PageFetcher implements PageFetcherLike {
     crawlDelayMs: number,
     signal: AbortSignal,
     onHostWait: RawRequest['onHostWait'],
+    owner: RawRequest['owner'],
   ): Promise<ReleaseSlot> {
     const delayMs = Math.max(this.config.perHostDelayMs, crawlDelayMs);
-    if (!onHostWait || delayMs === 0) return this.gate.acquire(host, delayMs, signal);
+    if (!onHostWait || delayMs === 0) return this.gate.acquire(host, { delayMs, signal, key: owner });
     let queued = false;
     try {
-      return await this.gate.acquire(host, delayMs, signal, () => {
+      const onQueued = () => {
         queued = true;
         onHostWait(true);
-      });
+      };
+      return await this.gate.acquire(host, { delayMs, signal, onQueued, key: owner });
     } finally {
       if (queued) onHostWait(false);
     }
@@ -362,7 +367,7 @@ export class PageFetcher implements PageFetcherLike {
           );
         }
         const crawlDelay = Math.min(rules?.crawlDelayMs ?? 0, MAX_CRAWL_DELAY_MS);
-        const release = await this.hostTurn(current.hostname, crawlDelay, signal, req.onHostWait);
+        const release = await this.hostTurn(current.hostname, crawlDelay, signal, req.onHostWait, req.owner);
         deadline.start();
         if (hop === 0) req.onStart?.();
         try {

@@ -41,6 +41,11 @@ export interface FetchPageOptions {
    * wait is aborted). The worker pool lends the page's slot meanwhile.
    */
   onHostWait?: ((waiting: boolean) => void) | undefined;
+  /**
+   * Whose page it is (its owner): requests waiting for their turn at a host take turns between
+   * owners, so one owner's large crawl does not hold another's page back behind all of its own.
+   */
+  owner?: string | undefined;
 }
 
 /**
