@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@webdata/core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExtension } from './harness/build-extension.js';
 import { type CodeServer, startCodeServer } from './harness/code-server.js';
@@ -17,6 +17,22 @@ import {
   waitForWorkbench,
   workbenchUrl,
 } from './harness/workbench.js';
+
+/**
+ * A tree row's label when VS Code draws it whole at the view's width; `cut: <label>` when the
+ * view's edge cuts it (the label's right edge past its container's).
+ */
+async function shownLabel(row: Locator): Promise<string> {
+  return row.evaluate((element) => {
+    const name = element.querySelector('.label-name');
+    const box = element.querySelector('.monaco-icon-label-container');
+    if (!name || !box) return `no label in ${element.textContent}`;
+    const text = (name.textContent ?? '').replace(/\u00a0/g, ' ');
+    return name.getBoundingClientRect().right <= box.getBoundingClientRect().right + 0.5
+      ? text
+      : `cut: ${text}`;
+  });
+}
 
 /** Where the screenshots of each step go (git-ignored test output). */
 const SCREENSHOTS = new URL('../test-output/screenshots/', import.meta.url).pathname;
@@ -180,6 +196,11 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     });
     await progress.waitFor();
     await expect.poll(() => progress.textContent(), { timeout: 20_000 }).toMatch(/\d\/2 pages succeeded/);
+    // The row says how far the run is (pages done of pages known), and, expanded, beside the pages
+    // done, the one still at work (the kettle): a running run's row listed its finished pages alone.
+    await expect.poll(() => run.textContent(), { timeout: 20_000 }).toMatch(/[01] of 2/);
+    await run.click();
+    await rows.filter({ hasText: '1 page in progress' }).first().waitFor({ timeout: 20_000 });
     await shoot('run-in-flight');
 
     // Completed, with nobody refreshing the view.
@@ -187,8 +208,10 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await expect.poll(() => run.textContent()).toMatch(/2\/2/);
     await shoot('run-completed');
 
-    // Its result, opened in a tab as JSON.
-    await run.click();
+    // Its result, opened in a tab as JSON (the run was expanded while in flight); the line of the
+    // pages at work gone with the run's end.
+    await expect.poll(() => rows.filter({ hasText: 'in progress' }).count(), { timeout: 10_000 }).toBe(0);
+    if ((await run.getAttribute('aria-expanded')) !== 'true') await run.click();
     const lamp = rows.filter({ hasText: 'Brass Desk Lamp' }).first();
     await lamp.click();
     await page.locator('.tabs-container .tab', { hasText: 'Brass Desk Lamp.json' }).waitFor();
@@ -279,6 +302,14 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await rows.filter({ hasText: 'Crawl' }).first().waitFor({ timeout: 10_000 });
     expect(await toasts.filter({ has: page.locator('.codicon-error') }).count()).toBe(0);
     await shoot('service-back');
+
+    // Two runs of one host at the default sidebar width: each label, drawn whole, says what the run is
+    // and where on the site it went (both rows read "Extract …" and "Crawl …" then the same host).
+    const crawl = rows.filter({ hasText: 'Crawl' }).first();
+    const extract = rows.filter({ hasText: 'Extract' }).first();
+    await crawl.locator('.codicon-pass').waitFor({ timeout: 30_000 });
+    expect(await shownLabel(crawl)).toBe('Crawl /product/chair');
+    expect(await shownLabel(extract)).toBe('Extract /product/lamp +1');
   }, 180_000);
 
   it('works from the keyboard in the Runs view: Enter opens a result or a run, Delete deletes a run after asking', async (context) => {
@@ -338,4 +369,5 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     expect(await rows.filter({ hasText: 'Extract' }).count()).toBe(1);
     await shoot('deleted-from-the-keyboard');
   }, 180_000);
+
 });

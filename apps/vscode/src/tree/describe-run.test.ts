@@ -83,9 +83,8 @@ describe('runAsked', () => {
 
 describe('a run row', () => {
   // At the default sidebar width (about 300 px) a run's row shows some 30 characters of label and
-  // description together (code-server: 'Deep crawl · 127.0.0.1:8765 30…'): a label with where
-  // the run went hid the progress.
-  it('is named by what the run is, so that its progress and time show at the default sidebar width', () => {
+  // description together: what tells runs of one host apart (kind, path, time) comes first.
+  it('is named by what the run is and where on its site it went, then how long ago once ended', () => {
     const run = finished(
       makeRun('run_1', {
         type: 'deep-crawl',
@@ -96,24 +95,48 @@ describe('a run row', () => {
     );
     const label = runRowLabel(run);
     const description = runDescription(run, Date.parse('2024-05-01T10:00:05.000Z'));
-    expect(label).toBe('Deep crawl');
-    expect(description).toBe('300/300 · just now · 127.0.0.1:8765/library/index.html');
-    const shown = `${label} ${description}`.slice(0, 30);
-    expect(shown).toContain('300/300 · just now');
+    expect(label).toBe('Deep crawl /library/index.html');
+    expect(description).toBe('just now · 300/300 · 127.0.0.1:8765');
+    // Another deep crawl of the same host differs within the label.
+    const other = { ...run, params: { url: 'http://127.0.0.1:8765/tutorial/index.html' } };
+    expect(runRowLabel(other)).toBe('Deep crawl /tutorial/index.html');
     // Where it went is whole in the tooltip's first line.
     expect(runTooltip(run, Date.now()).split('\n')[0]).toBe(
       'Deep crawl · 127.0.0.1:8765/library/index.html · completed',
     );
   });
 
-  it('says where the run went after its progress, with how many other URLs it has', () => {
+  it('says how far a run in flight is first: pages done of pages known', () => {
     const run = makeRun('run_2', {
       type: 'crawl',
       urls: ['https://www.docs.example/', 'https://docs.example/b'],
+      stats: { total: 2, queued: 0, running: 1, succeeded: 0, failed: 1, cancelled: 0 },
     });
-    expect(runRowLabel(run)).toBe('Crawl');
-    expect(runDescription(run, Date.parse('2024-05-01T10:03:00.000Z'))).toBe(
-      '0/2 · 3 min ago · docs.example +1',
+    // Started at the site's root: the host is the place, said once.
+    expect(runRowLabel(run)).toBe('Crawl docs.example +1');
+    expect(runDescription(run, Date.parse('2024-05-01T10:03:00.000Z'))).toBe('1 of 2 · 3 min ago');
+    const deep = makeRun('run_3', {
+      type: 'deep-crawl',
+      urls: [],
+      params: { url: 'https://docs.example/guide/' },
+      stats: { total: 40, queued: 25, running: 3, succeeded: 11, failed: 1, cancelled: 0 },
+    });
+    expect(runRowLabel(deep)).toBe('Deep crawl /guide');
+    expect(runDescription(deep, Date.parse('2024-05-01T10:03:00.000Z'))).toBe(
+      '12 of ~40 · 3 min ago · docs.example',
     );
+  });
+
+  it('keeps the last segments of a long path', () => {
+    const run = makeRun('run_4', {
+      type: 'crawl',
+      urls: ['https://docs.python.org/3/library/functions.html'],
+    });
+    expect(runRowLabel(run)).toBe('Crawl …/library/functions.html');
+    const long = makeRun('run_5', {
+      type: 'extract',
+      urls: ['https://shop.example/p/a-very-long-product-name-that-goes-on.html?colour=red'],
+    });
+    expect(runRowLabel(long)).toBe('Extract …/a-very-long-product-n…');
   });
 });

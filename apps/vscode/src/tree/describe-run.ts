@@ -1,4 +1,5 @@
 import { isTerminalStatus } from '@webdata/core';
+import { progressCount } from '../runs/run-progress.js';
 import { requestOfRun } from '../runs/run-request.js';
 import type { Result, Run } from '../runs/run-types.js';
 import { countOf } from '../text/count-of.js';
@@ -55,18 +56,59 @@ export function runLabel(run: Pick<Run, 'type' | 'urls' | 'params'>): string {
 }
 
 /**
- * A run's row label in the Runs view: what it is (`Deep crawl`), as GitHub Actions' view names a
- * run by its workflow. Short, so that its description, with the progress first, shows at the
- * default sidebar width (some 30 characters of label and description together): a label with the
- * first URL hid the progress.
+ * A run's row label in the Runs view: what it is and where on its site it went
+ * (`Deep crawl /library/`, `Extract /p/lamp +2`), the host when it started at a site's root
+ * (`Crawl docs.example`). Runs of one host told apart by kind and path at the default sidebar width
+ * (some 30 characters of label and description together): a label of the kind alone
+ * (`Deep crawl`) and the place last in the description drew every deep crawl of a site alike.
+ * A long path keeps its last segments (`Crawl …/library/functions.html`); the tooltip has it whole.
  *
  * @example
  * ```ts
- * runRowLabel({ type: 'deep-crawl' } as Run); // 'Deep crawl'
+ * runRowLabel({ type: 'deep-crawl', urls: [], params: { url: 'https://docs.example/library/' } } as Run);
+ * // 'Deep crawl /library'
  * ```
  */
-export function runRowLabel(run: Pick<Run, 'type'>): string {
-  return TYPE_LABELS[run.type] ?? run.type;
+export function runRowLabel(run: Pick<Run, 'type' | 'urls' | 'params'>): string {
+  const type = TYPE_LABELS[run.type] ?? run.type;
+  const start = startUrl(run);
+  if (!start) return type;
+  return `${type} ${placeOnSite(start)}${moreUrls(run)}`;
+}
+
+/** Characters of a path a row label keeps. */
+const PATH_CHARACTERS = 24;
+
+/**
+ * Where on its site a URL goes: its path and query without the trailing slash, its last segments
+ * when longer than {@link PATH_CHARACTERS}; its host when it has no path.
+ */
+function placeOnSite(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return shortUrl(url);
+  }
+  const path = `${parsed.pathname}${parsed.search}`.replace(/\/$/, '');
+  if (path === '') return parsed.host.replace(/^www\./i, '');
+  if (path.length <= PATH_CHARACTERS) return path;
+  const segments = path.split('/');
+  let kept = segments.pop() ?? '';
+  while (segments.length > 0 && `…/${segments.at(-1)}/${kept}`.length <= PATH_CHARACTERS) {
+    kept = `${segments.pop()}/${kept}`;
+  }
+  const tail = `…/${kept}`;
+  return tail.length <= PATH_CHARACTERS ? tail : `${tail.slice(0, PATH_CHARACTERS - 1)}…`;
+}
+
+/** The host of a URL, without `www.`; `undefined` when it is not a URL. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host.replace(/^www\./i, '');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The run's first URL: the first of `urls`, else a deep crawl's start (`params.url`). */
@@ -80,26 +122,36 @@ function moreUrls(run: Pick<Run, 'urls'>): string {
 }
 
 /**
- * What follows a run's row label: `succeeded/total`, how long ago the run was
- * created, then where it went (cut first when the view is narrow; the
- * tooltip has every URL).
+ * What follows a run's row label ({@link runRowLabel}, its kind and path): in flight, how far it is
+ * (`12 of ~40`, pages done of pages known) then how long ago it was created; once ended, how long
+ * ago first (what tells runs of one kind and path apart), then `succeeded/total`; last the host
+ * (cut first when the view is narrow; the tooltip has every URL).
  *
  * @example
  * ```ts
- * runDescription({ status: 'running', created_at: '2024-05-01T10:00:00Z', stats: { succeeded: 2, total: 5 },
- *   urls: ['https://a.example/docs/', 'https://a.example/faq'], params: {} } as Run,
- *   Date.parse('2024-05-01T10:03:00Z')); // '2/5 · 3 min ago · a.example/docs +1'
+ * runDescription({ status: 'running', type: 'crawl', created_at: '2024-05-01T10:00:00Z',
+ *   stats: { succeeded: 2, failed: 1, total: 5 }, urls: ['https://a.example/docs/', 'https://a.example/faq'],
+ *   params: {} } as Run, Date.parse('2024-05-01T10:03:00Z')); // '3 of 5 · 3 min ago · a.example'
  * ```
  */
 export function runDescription(
-  run: Pick<Run, 'stats' | 'created_at' | 'status' | 'urls' | 'params'>,
+  run: Pick<Run, 'stats' | 'created_at' | 'status' | 'type' | 'urls' | 'params'>,
   now: number,
 ): string {
   const parts: string[] = [];
-  if (run.stats?.total !== undefined) parts.push(`${run.stats.succeeded ?? 0}/${run.stats.total}`);
-  parts.push(relativeTime(run.created_at, now));
+  const time = relativeTime(run.created_at, now);
+  if (isTerminalStatus(run.status)) {
+    parts.push(time);
+    if (run.stats?.total !== undefined) parts.push(`${run.stats.succeeded ?? 0}/${run.stats.total}`);
+  } else {
+    const progress = progressCount(run);
+    if (progress) parts.push(progress);
+    parts.push(time);
+  }
   const start = startUrl(run);
-  if (start) parts.push(`${shortUrl(start)}${moreUrls(run)}`);
+  const host = start ? hostOf(start) : undefined;
+  // A run at a site's root has its host in the label already.
+  if (start && host && placeOnSite(start) !== host) parts.push(host);
   return parts.join(' · ');
 }
 

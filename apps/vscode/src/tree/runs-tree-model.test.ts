@@ -28,16 +28,16 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     const [b, a] = model.roots();
     expect(model.view(b!, NOW)).toMatchObject({
       id: 'run_b',
-      label: 'Crawl',
-      description: '0/2 · 3 min ago · docs.example/a +1',
+      label: 'Crawl /a +1',
+      description: '0 of 2 · 3 min ago · docs.example',
       icon: { id: 'loading~spin' },
       contextValue: 'run cancelable deletable',
       collapsible: 'collapsed',
     });
     expect(model.view(a!, NOW)).toMatchObject({
       id: 'run_a',
-      label: 'Extract',
-      description: '2/2 · 2 h ago · shop.example/p/lamp',
+      label: 'Extract /p/lamp',
+      description: '2 h ago · 2/2 · shop.example',
       icon: { id: 'pass', color: 'testing.iconPassed' },
       contextValue: 'run rerunnable deletable hasResults',
     });
@@ -60,7 +60,7 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     };
     expect(store.applySnapshot(progressed)).toBe(true);
     expect(redrawn).toEqual([x]);
-    expect(model.view(x!, NOW).description).toBe('1/2 · 3 min ago · shop.example/p/lamp');
+    expect(model.view(x!, NOW).description).toBe('1 of 2 · 3 min ago · shop.example');
     store.applySnapshot(finished(run, 'failed'));
     expect(model.view(x!, NOW)).toMatchObject({
       icon: { id: 'error' },
@@ -197,6 +197,26 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     ]);
   });
 
+  it('says below the results of a run in flight the pages it is still at work on', () => {
+    const { store, model } = setup();
+    const crawling = makeRun('run_d', {
+      type: 'deep-crawl',
+      urls: [],
+      params: { url: 'https://docs.example/' },
+      stats: { total: 40, queued: 25, running: 3, succeeded: 11, failed: 1, cancelled: 0 },
+    });
+    store.replaceFirstPage({ data: [crawling], next_cursor: null });
+    const [run] = model.roots();
+    store.setResults('run_d', { data: [makeResult('run_d', 'res_1', { title: 'Docs' })] }, false);
+    const children = model.children(run!);
+    expect(labels(model, children)).toEqual(['Docs', '3 pages in progress, 25 queued']);
+    expect(model.view(children[1]!, NOW).icon).toEqual({ id: 'loading~spin' });
+    // Once ended, the results alone.
+    store.applySnapshot(finished(crawling));
+    store.setResults('run_d', { data: [makeResult('run_d', 'res_1', { title: 'Docs' })] }, false);
+    expect(labels(model, model.children(run!))).toEqual(['Docs']);
+  });
+
   it('says why a run shows no results: none yet, none, or the error', () => {
     const { store, model } = setup();
     store.replaceFirstPage({
@@ -206,7 +226,7 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     const [queued, done] = model.roots();
     store.setResults('run_q', { data: [], next_cursor: null }, false);
     store.setResults('run_c', { data: [], next_cursor: null }, false);
-    expect(labels(model, model.children(queued!))).toEqual(['No results yet']);
+    expect(labels(model, model.children(queued!))).toEqual(['No results yet: 1 page in progress, 1 queued']);
     expect(labels(model, model.children(done!))).toEqual(['No results']);
     store.setResultsState('run_c', { state: 'error', error: new Error('connection refused') });
     expect(labels(model, model.children(done!))).toEqual(['Could not load the results: connection refused']);

@@ -1,5 +1,6 @@
-import { inInputOrder } from '@webdata/core';
+import { inInputOrder, isTerminalStatus } from '@webdata/core';
 import { mergeMap, type Observable } from 'rxjs';
+import { pendingText } from '../runs/run-progress.js';
 import type { Result } from '../runs/run-types.js';
 import type { RunsStore } from '../runs/runs-store.js';
 import {
@@ -37,6 +38,9 @@ export interface NodeView {
   /** The command a click runs, with the node as its argument (none for an action's row). */
   command?: { id: string; title: string } | undefined;
 }
+
+/** The icon of the line saying what a run in flight is still at work on. */
+const PENDING_ICON: Icon = { id: 'loading~spin' };
 
 /** Commands a node runs when clicked. */
 export const NODE_COMMANDS = {
@@ -99,7 +103,8 @@ export class RunsTreeModel {
 
   /**
    * A run's children: its loaded results in the order of the URLs given (pages a crawl found after
-   * them), then "Load more", or a line saying why there are none.
+   * them), then "Load more", then, in flight, a line with the pages in progress and queued; or a
+   * line saying why there are none.
    */
   children(node: RunsNode): RunsNode[] {
     if (node.kind === 'result') {
@@ -131,10 +136,15 @@ export class RunsTreeModel {
         })),
       );
     }
+    const inFlight = !isTerminalStatus(run.status);
+    const pending = inFlight ? pendingText(run) : undefined;
     if (nodes.length === 0 && results.load.state === 'loaded') {
-      const text = run.status === 'queued' || run.status === 'running' ? 'No results yet' : 'No results';
-      return [this.#message(node.runId, 'empty', text, { id: 'info' })];
+      const text = inFlight ? `No results yet${pending ? `: ${pending}` : ''}` : 'No results';
+      return [this.#message(node.runId, 'empty', text, inFlight ? PENDING_ICON : { id: 'info' })];
     }
+    // The results list the pages done; the pages still at work are said below them, so that an
+    // expanded run in flight shows all of its pages, not only the finished ones.
+    if (pending) nodes.push(this.#message(node.runId, 'pending', pending, PENDING_ICON));
     return nodes;
   }
 

@@ -168,10 +168,11 @@ export function defineExtensionSuite(): void {
       const node = (await runNode(newer.id))!;
       await waitFor('the run to finish in the tree', () => terminal(newer.id));
       const finished = item(node);
-      // What the run is in the label, where it went after the progress: the progress shows at the default width.
-      assert.equal(finished.label, 'Crawl');
-      assert.equal(String(finished.description).split(' · ')[0], '1/1');
-      assert.ok(String(finished.description).endsWith(` · ${new URL(env.site).host}/product/chair`));
+      // What the run is and where on its site it went in the label, then how long ago and its counts,
+      // the host last: runs of one host are told apart at the default width.
+      assert.equal(finished.label, 'Crawl /product/chair');
+      assert.match(String(finished.description), /^(just now|\d+ s ago) · 1\/1 · /);
+      assert.ok(String(finished.description).endsWith(` · ${new URL(env.site).host}`));
       assert.equal((finished.iconPath as vscode.ThemeIcon).id, 'pass');
       assert.equal(finished.id, newer.id);
     });
