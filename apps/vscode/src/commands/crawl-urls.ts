@@ -3,6 +3,7 @@ import { startRun } from '../runs/start-run.js';
 import type { Command } from '../services.js';
 import { countOf } from '../text/count-of.js';
 import { confirmUrls, urlsInActiveEditor } from '../ui/pick-urls.js';
+import { urlsTitle } from '../ui/urls-title.js';
 
 const TITLE = 'Web Data: Crawl URLs';
 
@@ -34,7 +35,7 @@ export const crawlUrls: Command = {
             screenshot: true,
           },
         ],
-        { title: TITLE, placeHolder: 'What to keep of each page?', ignoreFocusOut: true },
+        { title: urlsTitle('Crawl', urls), placeHolder: 'What to keep of each page?', ignoreFocusOut: true },
       );
       if (!choice) return undefined;
       screenshot = choice.screenshot;

@@ -3,6 +3,7 @@ import { startRun } from '../runs/start-run.js';
 import type { Command } from '../services.js';
 import { typedUrls } from '../text/find-urls.js';
 import { urlAtCursor } from '../ui/pick-urls.js';
+import { urlsTitle } from '../ui/urls-title.js';
 
 const TITLE = 'Web Data: Deep crawl';
 
@@ -43,10 +44,13 @@ export const deepCrawl: Command = {
         ? undefined
         : (typedUrls(typed)[0] ?? (isHttpUrl(typed.trim()) ? typed : undefined));
     if (!url) return undefined;
+    // Named in the boxes that follow: a lens opens them with no address box first.
+    const title = urlsTitle('Deep crawl from', [url.trim()]);
     const maxDepth =
-      options.maxDepth ?? (await askNumber('How many links deep (0 is the start page alone)?', 2, 0, 100));
+      options.maxDepth ??
+      (await askNumber(title, 'How many links deep (0 is the start page alone)?', 2, 0, 100));
     if (maxDepth === undefined) return undefined;
-    const limit = options.limit ?? (await askNumber('At most how many pages?', 100, 1, 10_000));
+    const limit = options.limit ?? (await askNumber(title, 'At most how many pages?', 100, 1, 10_000));
     if (limit === undefined) return undefined;
     return startRun(
       services,
@@ -57,13 +61,14 @@ export const deepCrawl: Command = {
 };
 
 async function askNumber(
+  title: string,
   prompt: string,
   initial: number,
   min: number,
   max: number,
 ): Promise<number | undefined> {
   const typed = await vscode.window.showInputBox({
-    title: TITLE,
+    title,
     prompt,
     value: String(initial),
     ignoreFocusOut: true,

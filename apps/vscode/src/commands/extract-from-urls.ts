@@ -6,6 +6,7 @@ import { countOf } from '../text/count-of.js';
 import { schemaFromFields } from '../text/fields-schema.js';
 import { askSchema } from '../ui/ask-schema.js';
 import { confirmUrls, urlsInActiveEditor } from '../ui/pick-urls.js';
+import { urlsTitle } from '../ui/urls-title.js';
 
 /**
  * What can be given to Extract from URLs… instead of being asked for (by the
@@ -38,11 +39,13 @@ export const extractFromUrls: Command = {
 export async function extract(services: Services, options: ExtractOptions): Promise<Run | undefined> {
   const urls = options.urls ?? (await confirmUrls(urlsInActiveEditor(), TITLE));
   if (!urls || urls.length === 0) return undefined;
+  // The boxes from here on name the URLs (a lens opens them with no list shown first).
+  const title = urlsTitle('Extract from', urls);
   const state = services.context.globalState;
   const query =
     options.query ??
     (await vscode.window.showInputBox({
-      title: TITLE,
+      title,
       prompt: 'What to extract, in words (optional when you give fields or a schema next)',
       placeHolder: "the product's name and price",
       value: state.get<string>(LAST_QUERY, ''),
@@ -57,7 +60,7 @@ export async function extract(services: Services, options: ExtractOptions): Prom
   }
   const hasQuery = query.trim() !== '';
   if (schema === undefined && (options.query === undefined || !hasQuery)) {
-    schema = await askSchema(state, { title: TITLE, allowNone: hasQuery });
+    schema = await askSchema(state, { title, allowNone: hasQuery });
     if (schema === undefined) return undefined;
   }
   if (hasQuery) await state.update(LAST_QUERY, query.trim());

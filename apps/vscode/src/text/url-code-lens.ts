@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SETTINGS } from '../settings.js';
 import { findUrls } from './find-urls.js';
+import { urlLensCommands } from './url-lens-commands.js';
 
 /**
  * Files where URLs get a lens: prose and data formats people keep lists of pages in. Not JSON with
@@ -30,8 +31,8 @@ const MAX_CHARACTERS = 1_000_000;
 const MAX_LENSES = 500;
 
 /**
- * "Extract from this URL" above each line with URLs ("Extract from these N
- * URLs" when a line has several). Off with `webdata.codeLens.enabled`.
+ * "Extract from this URL", "Crawl" and "Deep crawl" above each line with URLs
+ * ({@link urlLensCommands}). Off with `webdata.codeLens.enabled`.
  */
 export class UrlCodeLensProvider implements vscode.CodeLensProvider {
   readonly #changed = new vscode.EventEmitter<void>();
@@ -63,14 +64,8 @@ export class UrlCodeLensProvider implements vscode.CodeLensProvider {
         });
       }
     }
-    return [...byLine.values()].map(
-      ({ range, urls }) =>
-        new vscode.CodeLens(range, {
-          command: 'webdata.extractFromUrl',
-          title: urls.length === 1 ? 'Extract from this URL' : `Extract from these ${urls.length} URLs`,
-          tooltip: urls.join('\n'),
-          arguments: [urls],
-        }),
+    return [...byLine.values()].flatMap(({ range, urls }) =>
+      urlLensCommands(urls).map((command) => new vscode.CodeLens(range, command)),
     );
   }
 

@@ -785,6 +785,16 @@ export function defineExtensionSuite(): void {
         ],
       );
       assert.equal(ours[0]?.command?.title, 'Extract from this URL');
+      // Crawl and Deep crawl beside it, on the same line, with the same URL.
+      const first = lenses.filter((lens) => lens.range.isEqual(ours[0]!.range));
+      assert.deepEqual(
+        first.map((lens) => [lens.command?.command, lens.command?.title, lens.command?.arguments?.[0]]),
+        [
+          ['webdata.extractFromUrl', 'Extract from this URL', [`${env.site}/product/lamp`]],
+          ['webdata.crawlUrls', 'Crawl', { urls: [`${env.site}/product/lamp`] }],
+          ['webdata.deepCrawl', 'Deep crawl', { url: `${env.site}/product/lamp` }],
+        ],
+      );
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
