@@ -1,11 +1,14 @@
 import type { Runs } from '@webdata/core';
 import * as vscode from 'vscode';
 import type { Services } from '../services.js';
+import { resultFailure } from '../tree/describe-run.js';
+import { COPY_URL, EXTRACT_AGAIN, failureActions, OPEN_PAGE } from '../ui/failure-actions.js';
 import { showError } from '../ui/show-error.js';
-import { firstFailure } from './first-failure.js';
+import { failureRemedy } from './failure-remedy.js';
+import { firstFailedResult } from './first-failure.js';
 import { followRun } from './follow-run.js';
 import { runEndSummary } from './run-summary.js';
-import type { Run } from './run-types.js';
+import type { Result, Run } from './run-types.js';
 
 /** The body of `POST /runs`: `{ type, …that type's request }`. */
 export type RunRequest = Parameters<Runs['start']>[0];
@@ -51,19 +54,29 @@ export function followAndAnnounce(services: Services, run: Run, what: string): v
   );
 }
 
-/** Says how a followed run ended, with what can be done next. */
+/**
+ * Says how a followed run ended, with what can be done next: its results, or, when it failed, Retry
+ * when its first failed page may pass run again, else what mends it ({@link failureRemedy}): a run
+ * whose pages were missing, behind a login or refused offered Retry, which failed the same way.
+ */
 async function announce(services: Services, run: Run, what: string): Promise<void> {
   const OPEN = 'Open Results';
   const SHOW = 'Show in Runs';
   const RETRY = 'Retry';
   let chosen: string | undefined;
-  const summary = runEndSummary(run, what, await firstFailureOf(services, run));
+  const failed = await firstFailedOf(services, run);
+  const remedy = failed ? failureRemedy(failed) : undefined;
+  const summary = runEndSummary(run, what, failed && resultFailure(failed));
   services.log.info(summary);
   const openable = (run.stats?.succeeded ?? 0) > 0;
   if (run.status === 'completed' || run.status === 'incomplete') {
     chosen = await vscode.window.showInformationMessage(summary, ...(openable ? [OPEN, SHOW] : [SHOW]));
   } else if (run.status === 'failed') {
-    chosen = await vscode.window.showErrorMessage(summary, RETRY, SHOW);
+    const mayPass = remedy?.mayPass ?? true;
+    const actions = mayPass ? [RETRY, SHOW] : [...failureActions(remedy!, Boolean(failed?.url)), SHOW];
+    const advice = remedy?.advice ? ` ${remedy.advice}` : '';
+    services.log.info(`run ${run.id} failed; offered: ${actions.join(', ')}`);
+    chosen = await vscode.window.showErrorMessage(`${summary}${advice}`, ...actions);
   } else if (run.status === 'cancelled') {
     // The pages done before the cancel are kept: they open like any run's.
     chosen = await vscode.window.showInformationMessage(summary, ...(openable ? [OPEN, SHOW] : [SHOW]));
@@ -73,6 +86,9 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
   const node = services.model.runNode(run.id);
   if (chosen === OPEN) await vscode.commands.executeCommand('webdata.run.openAllResults', node);
   if (chosen === RETRY) await vscode.commands.executeCommand('webdata.run.retry', node);
+  if (chosen === EXTRACT_AGAIN) await vscode.commands.executeCommand('webdata.extractFromUrl', run.urls);
+  if (chosen === OPEN_PAGE && failed?.url) await vscode.env.openExternal(vscode.Uri.parse(failed.url));
+  if (chosen === COPY_URL && failed?.url) await vscode.env.clipboard.writeText(failed.url);
   if (chosen === SHOW) {
     await vscode.commands.executeCommand('webdata.runs.focus');
     await Promise.resolve(services.treeView.reveal(node, { select: true, focus: true })).catch(
@@ -81,10 +97,11 @@ async function announce(services: Services, run: Run, what: string): Promise<voi
   }
 }
 
-/** Why the run's first failed page, in the order of its URLs, failed; logged, not shown, when that cannot be read. */
-async function firstFailureOf(services: Services, run: Run): Promise<string | undefined> {
+/** The run's first failed page, in the order of its URLs; logged, not shown, when that cannot be read. */
+async function firstFailedOf(services: Services, run: Run): Promise<Result | undefined> {
+  if ((run.stats?.failed ?? 0) === 0) return undefined;
   try {
-    return await firstFailure(services.connection.client().runs, run);
+    return await firstFailedResult(services.connection.client().runs, run);
   } catch (error) {
     services.log.error(`could not read the failed pages of run ${run.id}`, error);
     return undefined;

@@ -1056,12 +1056,29 @@ export function defineExtensionSuite(): void {
     });
 
     test('a failed result shows why it failed in one click', async () => {
-      const created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
-        urls: [`${env.site}/no-such-page`],
-        screenshot: false,
-      });
-      assert.ok(created);
-      await waitFor('the crawl to end', () => terminal(created.id));
+      const said: string[] = [];
+      const logInfo = services.log.info.bind(services.log);
+      services.log.info = (message: string) => {
+        said.push(message);
+        logInfo(message);
+      };
+      let created: RunLenient | undefined;
+      try {
+        created = await vscode.commands.executeCommand<RunLenient | undefined>('webdata.crawlUrls', {
+          urls: [`${env.site}/no-such-page`],
+          screenshot: false,
+        });
+        assert.ok(created);
+        const id = created.id;
+        await waitFor('the crawl to end', () => terminal(id));
+        // Its end is said with what mends a missing page, not Retry, which would fail the same way.
+        const offered = await waitFor('the failed run said', () =>
+          said.find((message) => message.startsWith(`run ${id} failed; offered: `)),
+        );
+        assert.equal(offered, `run ${id} failed; offered: Open Page, Copy URL, Show in Runs`);
+      } finally {
+        Reflect.deleteProperty(services.log, 'info');
+      }
       const [failed] = (await tree().getChildren(await runNode(created.id))) ?? [];
       assert.ok(failed, 'the failed result is listed');
       const clicked = item(failed).command;
@@ -1072,7 +1089,11 @@ export function defineExtensionSuite(): void {
         ...(clicked.arguments ?? []),
       );
       const page = `${env.site.replace('http://', '')}/no-such-page`;
-      assert.equal(shown, `${page} failed: HTTP 404 (http_error)`);
+      // A missing page would fail the same way run again: the message says what to do instead (no Retry Run).
+      assert.equal(
+        shown,
+        `${page} failed: HTTP 404 (http_error). No page is at this address: check the URL.`,
+      );
       // Its address, copied from its context menu (as for any result).
       assert.equal(
         await vscode.commands.executeCommand('webdata.result.copyUrl', failed),
