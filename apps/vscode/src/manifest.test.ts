@@ -10,6 +10,10 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
     viewsWelcome: { contents: string }[];
     menus: { commandPalette: { command: string; when: string }[] };
     keybindings: { command: string; key: string; mac?: string; when: string; args?: unknown }[];
+    configuration: {
+      title: string;
+      properties: Record<string, { markdownDescription: string; order?: number }>;
+    };
     walkthroughs: {
       id: string;
       steps: { id: string; title: string; description: string; completionEvents?: string[] }[];
@@ -122,5 +126,34 @@ describe('the Runs view from the keyboard', () => {
       // keybinding's `when` has no `viewItem`): the command checks what kind of row it is.
       expect(binding(command)?.args).toEqual({ $treeViewId: 'webdata.runs', $focusedTreeItem: true });
     }
+  });
+});
+
+describe('the settings', () => {
+  const properties = manifest.contributes.configuration.properties;
+
+  it('keep their ids, which users have in their settings files', () => {
+    expect(Object.keys(properties)).toEqual([
+      'webdata.baseUrl',
+      'webdata.runs.pageSize',
+      'webdata.runs.refreshIntervalSeconds',
+      'webdata.codeLens.enabled',
+    ]);
+  });
+
+  // VS Code names a setting after its id ("Webdata: Base Url") and takes no title of an extension's
+  // own: each description starts with what the setting is, in words.
+  it('each start with a title in words, the address first', () => {
+    const titles = Object.entries(properties).map(([id, property]) => [
+      id,
+      /^\*\*([^*]+)\.\*\* /.exec(property.markdownDescription)?.[1],
+      property.order,
+    ]);
+    expect(titles).toEqual([
+      ['webdata.baseUrl', 'Service Address', 1],
+      ['webdata.runs.pageSize', 'Runs per Page', 2],
+      ['webdata.runs.refreshIntervalSeconds', 'Check for Other Runs Every (Seconds)', 3],
+      ['webdata.codeLens.enabled', 'Actions Above URLs', 4],
+    ]);
   });
 });
