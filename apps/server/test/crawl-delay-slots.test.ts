@@ -18,10 +18,12 @@ import { startTestServer, type TestServer } from './test-server.js';
 
 const POLITE_PAGES = 12;
 const QUICK_PAGES = 24;
+const MIXED_PAGES = 12;
 
 let polite: FixtureSite;
 let quick: FixtureSite;
 let shared: FixtureSite;
+let mixedPolite: FixtureSite;
 let server: TestServer;
 
 function pages(prefix: string, count: number): Record<string, { body: string }> {
@@ -37,7 +39,7 @@ beforeAll(async () => {
   });
   // Another host to the crawler (its own politeness), on loopback.
   await polite.start('127.0.0.2');
-  quick = new FixtureSite(pages('quick', QUICK_PAGES));
+  quick = new FixtureSite({ ...pages('quick', QUICK_PAGES), ...pages('mixed', MIXED_PAGES) });
   await quick.start();
   shared = new FixtureSite({
     '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 1\n' },
@@ -45,6 +47,11 @@ beforeAll(async () => {
     '/other/page': { body: page('another key') },
   });
   await shared.start('127.0.0.3');
+  mixedPolite = new FixtureSite({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 2\n' },
+    ...pages('polite', MIXED_PAGES),
+  });
+  await mixedPolite.start('127.0.0.4');
   server = await startTestServer({ workerConcurrency: 8 });
 });
 
@@ -53,6 +60,7 @@ afterAll(async () => {
   await polite?.stop();
   await quick?.stop();
   await shared?.stop();
+  await mixedPolite?.stop();
 });
 
 describe("a host's crawl-delay and the worker slots", () => {
@@ -89,6 +97,40 @@ describe("a host's crawl-delay and the worker slots", () => {
     expect(done.status).toBe('completed');
     expect(done.stats.succeeded).toBe(POLITE_PAGES);
     for (let i = 0; i < POLITE_PAGES; i += 1) expect(polite.count(`/polite/${i}`)).toBe(1);
+  });
+
+  it("does not hold a run's pages of other hosts back while one of its pages waits for a polite host's turn", {
+    timeout: 120_000,
+  }, async () => {
+    const call = apiClient(server.url, await server.createKey());
+    // One run over two hosts, their pages interleaved as a batch of URLs often is.
+    const urls = Array.from({ length: MIXED_PAGES }, (_, i) => [
+      `${mixedPolite.url}/polite/${i}`,
+      `${quick.url}/mixed/${i}`,
+    ]).flat();
+    const created = await call('POST', '/api/v1/crawl', { urls, limit: urls.length });
+    expect(created.status).toBe(202);
+    const deadline = Date.now() + 60_000;
+    const quickDone = () =>
+      Array.from({ length: MIXED_PAGES }, (_, i) => quick.count(`/mixed/${i}`)).filter((count) => count > 0)
+        .length;
+    while (quickDone() < MIXED_PAGES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const politeFetched = Array.from({ length: MIXED_PAGES }, (_, i) =>
+      mixedPolite.count(`/polite/${i}`),
+    ).filter((count) => count > 0).length;
+
+    // Every quick page was fetched while the polite host had given a quarter of its turns (one every
+    // 2 s); before, the run's quick pages waited whenever one of its polite pages did.
+    expect(quickDone()).toBe(MIXED_PAGES);
+    expect(politeFetched).toBeLessThanOrEqual(MIXED_PAGES / 4);
+
+    const done = await waitForRun(call, created.body.id, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.stats.succeeded).toBe(urls.length);
+    for (let i = 0; i < MIXED_PAGES; i += 1) {
+      expect(mixedPolite.count(`/polite/${i}`)).toBe(1);
+      expect(quick.count(`/mixed/${i}`)).toBe(1);
+    }
   });
 
   it("serves another key's page of the same polite host in turn, not after the first key's pages", {

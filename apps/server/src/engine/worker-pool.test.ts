@@ -205,7 +205,7 @@ describe('WorkerPool', () => {
       pool.start();
       // No turn of the polite host comes, yet the other run finishes in the lent slots.
       await vi.waitFor(async () => expect((await store.getRun(OWNER, quick))!.run.status).toBe('completed'));
-      // The polite run was not claimed from while its pages waited: only those of the first claim wait.
+      // The polite run's pages at that origin were not claimed while its pages waited: only those of the first claim wait.
       expect(waitingForTurn.length).toBeLessThanOrEqual(2);
       // Its pages' turns then come, one at a time, and it completes.
       for (let turn = 0; turn < 6; turn += 1) {

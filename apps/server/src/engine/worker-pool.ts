@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { originOf } from '../store/claim-order.js';
 import { failedOutcome } from '../store/failed-outcome.js';
 import type { ClaimedItem, ItemOutcome, Store } from '../store/store.js';
+import { HostWaits } from './host-waits.js';
 import { ResultWriter } from './result-writer.js';
 
 /**
@@ -48,6 +50,8 @@ export const COMMIT_DELAY_MS = 25;
 /** A claimed item: its lease is held (renewed by its heartbeat) from the claim on. */
 interface HeldItem {
   item: ClaimedItem;
+  /** Its URL's origin (see {@link HostWaits}). */
+  origin: string;
   controller: AbortController;
   renew: NodeJS.Timeout;
 }
@@ -93,8 +97,8 @@ export class WorkerPool {
   private quiet = false;
   /** Finished items whose outcome waits for its transaction. */
   private committing = 0;
-  /** Items in a slot waiting for their host's turn, by run (see {@link lentSlots}). */
-  private readonly waitingForHost = new Map<string, number>();
+  /** Items in a slot waiting for their host's turn, by run and origin (see {@link lentSlots}). */
+  private readonly waitingForHost = new HostWaits();
   /** Writes finished items' outcomes several to a transaction. */
   readonly writer: ResultWriter;
 
@@ -157,14 +161,12 @@ export class WorkerPool {
    * Slots lent by items waiting for their host's turn, up to a pool's worth. A crawl-delay of a few
    * seconds held every slot with pages of that host, each waiting for its turn: another run of the
    * same key (48 pages of another host) took 71 s instead of 7 s beside one such crawl. Now a waiting
-   * item lends its slot, and its run is not claimed from while it waits (more of its pages would only
-   * wait too); the cap bounds the items held at twice the pool, and so the work in progress when
-   * their turns come.
+   * item lends its slot, and its run's pages at that origin are not claimed nor started while it waits
+   * (they would only wait too; its pages of other hosts go on); the cap bounds the items held at twice
+   * the pool, and so the work in progress when their turns come.
    */
   private get lentSlots(): number {
-    let waiting = 0;
-    for (const count of this.waitingForHost.values()) waiting += count;
-    return Math.min(waiting, this.options.concurrency);
+    return Math.min(this.waitingForHost.total, this.options.concurrency);
   }
 
   /** Items being fetched and converted (in flight, not waiting for their write nor for their host's turn). */
@@ -249,7 +251,7 @@ export class WorkerPool {
             this.options.workerId,
             want,
             this.options.leaseMs,
-            this.waitingForHost.size > 0 ? new Set(this.waitingForHost.keys()) : undefined,
+            this.waitingForHost.claimWaiting(),
           );
         } catch (error) {
           this.options.onError?.(error);
@@ -309,12 +311,17 @@ export class WorkerPool {
   }
 
   /**
-   * Claimed items that may start now: those of runs with a page waiting for its host's turn stay
-   * in `ready` until it comes (they would wait too), and are not counted as the reserve.
+   * Claimed items that may start now: those of a run and origin with a page waiting for its host's
+   * turn stay in `ready` until it comes (they would wait too), and are not counted as the reserve.
    */
   private get startable(): number {
-    if (this.waitingForHost.size === 0) return this.ready.length;
-    return this.ready.filter((held) => !this.waitingForHost.has(held.item.runId)).length;
+    if (this.waitingForHost.total === 0) return this.ready.length;
+    return this.ready.filter((held) => !this.heldBack(held)).length;
+  }
+
+  /** Whether a page of the same run at the same origin waits for its host's turn (see {@link startable}). */
+  private heldBack(held: HeldItem): boolean {
+    return this.waitingForHost.has(held.item.runId, held.origin);
   }
 
   /**
@@ -329,8 +336,9 @@ export class WorkerPool {
     let best = -1;
     let fewest = Number.POSITIVE_INFINITY;
     for (let i = 0; i < this.ready.length && fewest > 0; i += 1) {
-      const { item } = this.ready[i]!;
-      if (this.waitingForHost.has(item.runId)) continue;
+      const held = this.ready[i]!;
+      if (this.heldBack(held)) continue;
+      const { item } = held;
       const count = inSlots.get(item.owner) ?? 0;
       if (count < fewest) {
         best = i;
@@ -363,7 +371,7 @@ export class WorkerPool {
         (error) => this.options.onError?.(error),
       );
     }, this.options.leaseMs / 3);
-    return { item, controller, renew };
+    return { item, origin: originOf(item.url), controller, renew };
   }
 
   /**
@@ -414,10 +422,8 @@ export class WorkerPool {
     const hostWait = (waiting: boolean) => {
       if (waiting === active.waitingForHost || !this.active.has(item.itemId)) return;
       active.waitingForHost = waiting;
-      const count = (this.waitingForHost.get(item.runId) ?? 0) + (waiting ? 1 : -1);
-      if (count > 0) this.waitingForHost.set(item.runId, count);
-      else this.waitingForHost.delete(item.runId);
-      // Waiting: its slot is free for a claim. Its turn come: its run may be claimed from again.
+      this.waitingForHost.change(item.runId, held.origin, waiting);
+      // Waiting: its slot is free for a claim. Its turn come: its run's pages there may be claimed again.
       this.signal(true);
     };
     // In the map before the processor runs: it may say it waits for its host's turn at once.

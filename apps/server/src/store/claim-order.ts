@@ -73,3 +73,30 @@ export function claimOrder(
   }
   return order;
 }
+
+/**
+ * Origins whose pages wait for their host's turn, by run: a claim passes over those runs' queued
+ * items at those origins (see {@link CLAIM_LOOKAHEAD}), as more of them would only wait too.
+ */
+export type WaitingOrigins = ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * How many queued items of a run a claim looks at past those at its waiting origins. A batch of
+ * URLs across hosts, one of them polite, has its other hosts' pages among the next few; a run of one
+ * polite host has none, and its claim stops here instead of reading its whole queue.
+ */
+export const CLAIM_LOOKAHEAD = 64;
+
+/** The origin of an item's URL (`https://a.example`), or the URL itself when it does not parse. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** The URL prefixes (`https://a.example/`) of `origins`: an item's normalised URL at one of them starts so. */
+export function originPrefixes(origins: ReadonlySet<string>): string[] {
+  return [...origins].map((origin) => `${origin}/`);
+}

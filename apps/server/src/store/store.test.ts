@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RUN_PARAMS, SearchRequest } from '@webdata/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryBlobStore } from './blobs/directory-blob-store.js';
+import { CLAIM_LOOKAHEAD } from './claim-order.js';
 import { itemOutcome } from './item-outcome.test-support.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import {
@@ -112,17 +113,43 @@ describe.each(stores)('%s work items', (name, makeStore) => {
     });
   });
 
-  it('claims from no run in skipRuns, and from those runs again once they are not skipped', async () => {
+  it("passes over a run's items at its waiting origins, not its other hosts' items, until they wait no more", async () => {
     store = await makeStore();
-    const waiting = await crawlRun(['https://polite.example/1', 'https://polite.example/2']);
-    const other = await crawlRun(['https://s.example/1', 'https://s.example/2']);
-    const skipped = await store.claimItems('w1', 5, 60_000, new Set([waiting]));
-    expect(skipped.map((item) => item.runId)).toEqual([other, other]);
-    expect(await store.claimItems('w1', 5, 60_000, new Set([waiting]))).toEqual([]);
-    const again = await store.claimItems('w1', 5, 60_000, new Set());
+    const waiting = await crawlRun([
+      'https://polite.example/1',
+      'https://polite.example/2',
+      'https://quick.example/3',
+      'https://polite.example:8443/4',
+    ]);
+    const other = await crawlRun(['https://polite.example/5', 'https://s.example/6']);
+    const origins = new Map([[waiting, new Set(['https://polite.example'])]]);
+    const claimed = await store.claimItems('w1', 5, 60_000, origins);
+    expect(claimed.map((item) => item.url).sort()).toEqual([
+      'https://polite.example/5', // another run's page of that origin: its own run does not wait
+      'https://polite.example:8443/4', // another origin
+      'https://quick.example/3',
+      'https://s.example/6',
+    ]);
+    expect(claimed.filter((item) => item.runId === other)).toHaveLength(2);
+    expect(await store.claimItems('w1', 5, 60_000, origins)).toEqual([]);
+    const again = await store.claimItems('w1', 5, 60_000, new Map());
     expect(again.map((item) => item.url).sort()).toEqual([
       'https://polite.example/1',
       'https://polite.example/2',
+    ]);
+  });
+
+  it('looks a bounded way past the items at waiting origins', async () => {
+    store = await makeStore();
+    const urls = Array.from({ length: CLAIM_LOOKAHEAD + 3 }, (_, i) => `https://polite.example/${i}`);
+    const runId = await crawlRun([...urls, 'https://quick.example/far']);
+    const origins = new Map([[runId, new Set(['https://polite.example'])]]);
+    // The other host's page is further than a claim looks: none this time (a run of one polite host
+    // does not read its whole queue at each claim); once the polite pages are claimed, it comes.
+    expect(await store.claimItems('w1', 1, 60_000, origins)).toEqual([]);
+    expect(await store.claimItems('w1', urls.length, 60_000)).toHaveLength(urls.length);
+    expect((await store.claimItems('w1', 1, 60_000, origins)).map((item) => item.url)).toEqual([
+      'https://quick.example/far',
     ]);
   });
 

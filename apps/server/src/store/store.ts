@@ -9,6 +9,7 @@ import type {
 } from '@webdata/contract';
 import type { DiscoveredUrl } from '../crawl/discover-links.js';
 import type { IndexedDocument, SearchIndexLike } from '../search/types.js';
+import type { WaitingOrigins } from './claim-order.js';
 
 /**
  * Runs one owner may have queued or running at once, by default (`WEBDATA_MAX_ACTIVE_RUNS`).
@@ -221,14 +222,16 @@ export interface Store {
   deleteRun(owner: string, runId: string): Promise<boolean>;
 
   /**
-   * Leases up to `count` queued items to `workerId` for `leaseMs`, none of the runs in `skipRuns`
-   * (the worker's runs whose pages wait for their host's turn: more of them would only wait too).
+   * Leases up to `count` queued items to `workerId` for `leaseMs`. A run in `waiting` has pages
+   * waiting for their host's turn at the origins given for it: its items at those origins are
+   * passed over (more of them would only wait too), looking at most `CLAIM_LOOKAHEAD` of its
+   * queued items past them, so its pages of other hosts go on.
    */
   claimItems(
     workerId: string,
     count: number,
     leaseMs: number,
-    skipRuns?: ReadonlySet<string>,
+    waiting?: WaitingOrigins,
   ): Promise<ClaimedItem[]>;
   renewLease(item: ClaimedItem, leaseMs: number): Promise<boolean>;
   /**

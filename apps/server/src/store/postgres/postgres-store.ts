@@ -26,7 +26,7 @@ import {
 } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
-import { claimOrder } from '../claim-order.js';
+import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from '../claim-order.js';
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
@@ -523,7 +523,7 @@ export class PostgresStore implements Store {
     workerId: string,
     count: number,
     leaseMs: number,
-    skipRuns?: ReadonlySet<string>,
+    waiting?: WaitingOrigins,
   ): Promise<ClaimedItem[]> {
     if (count <= 0) return [];
     return this.tx(async (client, atCommit) => {
@@ -532,7 +532,7 @@ export class PostgresStore implements Store {
            AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ${literals([WAITING_ITEM_STATUS])})
            ORDER BY seq`,
       );
-      const active = skipRuns?.size ? queued.filter((run) => !skipRuns.has(run.id)) : queued;
+      const active = queued;
       if (active.length === 0) return [];
       // Items leased now by owner, every process's: the owners holding the fewest come first.
       const { rows: heldRows } = await client.query<{ owner: string; held: number }>(
@@ -546,12 +546,31 @@ export class PostgresStore implements Store {
       // each run its share; a second fills what runs with less work left open.
       const order = claimOrder(active, count, this.claimRotation++, held);
       const ids = order.map((turn) => turn.id);
+      // Each run's queued items at its waiting origins are passed over, looking CLAIM_LOOKAHEAD further.
+      const passedRuns: string[] = [];
+      const passedPrefixes: string[] = [];
+      for (const [runId, origins] of waiting ?? []) {
+        for (const prefix of originPrefixes(origins)) {
+          passedRuns.push(runId);
+          passedPrefixes.push(prefix);
+        }
+      }
+      const lookahead = order.map((turn) => (waiting?.get(turn.id)?.size ? CLAIM_LOOKAHEAD : 0));
       const claimed: ClaimedRow[] = [];
       for (const pass of ['share', 'fill'] as const) {
         const room = count - claimed.length;
         if (room <= 0) break;
         const shares = order.map((turn) => (pass === 'share' ? turn.share : count));
-        const { rows } = await client.query<ClaimedRow>(CLAIM_SQL, [ids, room, workerId, leaseMs, shares]);
+        const { rows } = await client.query<ClaimedRow>(CLAIM_SQL, [
+          ids,
+          room,
+          workerId,
+          leaseMs,
+          shares,
+          lookahead,
+          passedRuns,
+          passedPrefixes,
+        ]);
         claimed.push(...rows);
       }
       if (claimed.length === 0) return [];
@@ -1116,12 +1135,23 @@ const CLAIMED_RUN_SET = `status = CASE status ${RunStatus.options
 const CLAIM_SQL = `
   WITH picked AS (
     SELECT q.id FROM (
-      SELECT run_id, share FROM unnest($1::text[], $5::int[]) WITH ORDINALITY AS turn(run_id, share, place)
+      SELECT run_id, share, lookahead
+      FROM unnest($1::text[], $5::int[], $6::int[]) WITH ORDINALITY AS turn(run_id, share, lookahead, place)
       ORDER BY place
     ) active
     CROSS JOIN LATERAL (
-      SELECT i.id FROM items i WHERE i.run_id = active.run_id AND i.status IN (${literals(ITEM_MOVES.claim.from)})
-      ORDER BY i.seq LIMIT active.share FOR UPDATE SKIP LOCKED
+      -- A run's items at its waiting origins ($7, $8: the run, the URL prefix) are passed over,
+      -- looking its lookahead of items further (0 for a run with none).
+      SELECT c.id FROM (
+        SELECT i.id, i.url, i.seq FROM items i
+        WHERE i.run_id = active.run_id AND i.status IN (${literals(ITEM_MOVES.claim.from)})
+        ORDER BY i.seq LIMIT active.share + active.lookahead FOR UPDATE SKIP LOCKED
+      ) c
+      WHERE NOT EXISTS (
+        SELECT 1 FROM unnest($7::text[], $8::text[]) AS passed(run_id, prefix)
+        WHERE passed.run_id = active.run_id AND starts_with(c.url, passed.prefix)
+      )
+      ORDER BY c.seq LIMIT active.share
     ) q
     -- No ORDER BY here: the nested loop keeps the runs' order and stops at the limit, so only the
     -- items handed out are locked.

@@ -29,7 +29,7 @@ import {
 } from '../../engine/run-state.js';
 import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
-import { claimOrder } from '../claim-order.js';
+import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from '../claim-order.js';
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
@@ -472,11 +472,11 @@ export class SqliteStore implements Store {
     workerId: string,
     count: number,
     leaseMs: number,
-    skipRuns?: ReadonlySet<string>,
+    waiting?: WaitingOrigins,
   ): Promise<ClaimedItem[]> {
     return this.db.transaction(() => {
       const timestamp = now();
-      const picked = this.pickQueued(count, skipRuns);
+      const picked = this.pickQueued(count, waiting);
       if (picked.length === 0) return [];
       const rows = this.sql<
         (string | number)[],
@@ -552,19 +552,29 @@ export class SqliteStore implements Store {
    * hold the slots gets none of those that free while another key's work
    * waits (see `claimOrder`, which the PostgreSQL store's claim follows too).
    */
-  private pickQueued(count: number, skipRuns?: ReadonlySet<string>): string[] {
+  private pickQueued(count: number, waiting?: WaitingOrigins): string[] {
     // Only active runs with queued items, in one statement: a claim comes after every finished item, and
     // asking each of a thousand running runs for queued items (none, mostly) took ~50 ms each time.
-    let active = this.sql<string[], { id: string; owner: string }>(
+    const active = this.sql<string[], { id: string; owner: string }>(
       `SELECT id, owner FROM runs r WHERE status IN (${marks(ACTIVE_RUN_STATUSES)})
          AND EXISTS (SELECT 1 FROM items i WHERE i.run_id = r.id AND i.status = ?) ORDER BY seq`,
     ).all(...ACTIVE_RUN_STATUSES, WAITING_ITEM_STATUS);
-    if (skipRuns?.size) active = active.filter((run) => !skipRuns.has(run.id));
     if (active.length === 0) return [];
     const order = claimOrder(active, count, this.claimRotation++, this.heldByOwner());
-    const next = this.sql<[string, string, number], { id: string }>(
-      'SELECT id FROM items WHERE run_id = ? AND status = ? ORDER BY seq LIMIT ?',
+    const next = this.sql<[string, string, number], { id: string; url: string }>(
+      'SELECT id, url FROM items WHERE run_id = ? AND status = ? ORDER BY seq LIMIT ?',
     );
+    /** The run's first `limit` claimable items, passing over those at its waiting origins. */
+    const claimable = (runId: string, limit: number): string[] => {
+      const origins = waiting?.get(runId);
+      if (!origins?.size) return next.all(runId, WAITING_ITEM_STATUS, limit).map((row) => row.id);
+      const prefixes = originPrefixes(origins);
+      return next
+        .all(runId, WAITING_ITEM_STATUS, limit + CLAIM_LOOKAHEAD)
+        .filter((row) => !prefixes.some((prefix) => row.url.startsWith(prefix)))
+        .slice(0, limit)
+        .map((row) => row.id);
+    };
     const picked: string[] = [];
     const taken = new Map<string, number>();
     // A first pass gives each run its share; a second fills what runs with less work left open.
@@ -574,8 +584,8 @@ export class SqliteStore implements Store {
         if (room <= 0) return picked;
         const already = taken.get(runId) ?? 0;
         const want = pass === 'share' ? share : count;
-        const ids = next.all(runId, WAITING_ITEM_STATUS, already + Math.min(want, room)).slice(already);
-        for (const { id } of ids) picked.push(id);
+        const ids = claimable(runId, already + Math.min(want, room)).slice(already);
+        picked.push(...ids);
         taken.set(runId, already + ids.length);
       }
     }
