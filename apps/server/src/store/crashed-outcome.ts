@@ -1,4 +1,5 @@
 import { failedOutcome } from './failed-outcome.js';
+import type { LeasedItemRow } from './leased-item-row.js';
 import type { CompletedItem, InterruptedItems, ItemOutcome } from './store.js';
 
 /**
@@ -24,13 +25,7 @@ export function crashedOutcome(starts: number): ItemOutcome {
 }
 
 /** An item whose work started too many times, as both stores select it (`items` columns). */
-export interface ExhaustedRow {
-  id: string;
-  run_id: string;
-  url: string;
-  depth: number;
-  parent_url: string | null;
-  lease_token: string;
+export interface ExhaustedRow extends LeasedItemRow {
   starts: number;
 }
 

@@ -30,6 +30,7 @@ import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
+import type { LeasedItemRow } from '../leased-item-row.js';
 import { mergeChanges } from '../run-changes.js';
 import {
   ActiveRunLimitError,
@@ -1089,14 +1090,8 @@ export class PostgresStore implements Store {
   }
 }
 
-interface ClaimedRow {
+interface ClaimedRow extends LeasedItemRow {
   seq: string;
-  id: string;
-  run_id: string;
-  url: string;
-  depth: number;
-  parent_url: string | null;
-  lease_token: string;
 }
 
 interface KeyRow {

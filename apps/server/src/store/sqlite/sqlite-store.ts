@@ -33,6 +33,7 @@ import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
+import type { LeasedItemRow } from '../leased-item-row.js';
 import { batchChars } from '../outcome-chars.js';
 import { mergeChanges } from '../run-changes.js';
 import {
@@ -478,17 +479,7 @@ export class SqliteStore implements Store {
       const timestamp = now();
       const picked = this.pickQueued(count, waiting);
       if (picked.length === 0) return [];
-      const rows = this.sql<
-        (string | number)[],
-        {
-          id: string;
-          run_id: string;
-          url: string;
-          depth: number;
-          parent_url: string | null;
-          lease_token: string;
-        }
-      >(
+      const rows = this.sql<(string | number)[], LeasedItemRow>(
         `UPDATE items SET status = ?, lease_owner = ?, lease_until = ?, attempts = attempts + 1,
              lease_token = lower(hex(randomblob(8))), updated_at = ?
            WHERE id IN (${marks(picked)}) AND status IN (${marks(ITEM_MOVES.claim.from)})
