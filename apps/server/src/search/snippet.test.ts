@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/search/index.js';
 import { passageNeedles, rescoreByPassage } from './passage.js';
 import { parseSearchQuery, positiveClauses } from './query-parser.js';
-import {
-  isWhiteSpacePastAscii,
-  pageSnippet,
-  SNIPPET_WORDS,
-  snippetBuilder,
-  snippetNeedles,
-  snippetsOfPages,
-} from './snippet.js';
+import { pageSnippet, SNIPPET_WORDS, snippetBuilder, snippetNeedles, snippetsOfPages } from './snippet.js';
 import { ANALYZED_CHARACTERS, TextScans } from './text-scans.js';
 
 /** The snippet with readable markers: `[word]` for a mark, `…` for the ellipsis. */
@@ -140,15 +133,5 @@ describe('snippetsOfPages', () => {
         snippetsOfPages(parsed, [4, 2, 1, 3], pages),
       );
     }
-  });
-});
-
-describe('isWhiteSpacePastAscii', () => {
-  it('is \\s on every UTF-16 code unit past ASCII', () => {
-    const differing: string[] = [];
-    for (let code = 128; code <= 0xffff; code += 1)
-      if (isWhiteSpacePastAscii(code) !== /\s/.test(String.fromCharCode(code)))
-        differing.push(code.toString(16));
-    expect(differing).toEqual([]);
   });
 });

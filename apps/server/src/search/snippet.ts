@@ -2,6 +2,7 @@ import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/s
 import { lightStem } from './light-stem.js';
 import { type ParsedQuery, positiveClauses } from './query-parser.js';
 import { isCut, ScannedText, type TextScans, wordStartsIn } from './text-scans.js';
+import { isSpaceCode as isSpace, type SnippetUnits, StringUnits, type Utf8Text } from './utf8-text.js';
 
 /** Words (runs of non-space) a snippet shows: about what FTS5's `snippet()` showed with 30 tokens. */
 export const SNIPPET_WORDS = 30;
@@ -10,7 +11,6 @@ const LONGEST_WORD = 40;
 
 const WORD_AT = /[\p{L}\p{N}]+/uy;
 const NEXT_WORD_AT = /[^\p{L}\p{N}]*([\p{L}\p{N}]+)/uy;
-const SPACE = /\s/;
 /** Derivational endings {@link markedStem} takes off ("security" / "secure", "functional" / "function"). */
 const DERIVATIONAL = /(?:ation|ition|ment|ness|ence|ance|able|ible|ion|ity|ive|al|ly)$/;
 
@@ -48,7 +48,9 @@ interface Occurrence {
  * the words before. Its occurrences are marked. `null` when the text holds no clause: Porter's
  * stems reach words these do not. Only the text's first {@link ANALYZED_CHARACTERS} characters are
  * searched (a word past them is not marked). `scanned`: the text's scans when another step
- * searched it too.
+ * searched it too. A text given as its UTF-8 bytes ({@link Utf8Text}) needs its scans, with a word
+ * index, and a query of single words ({@link snippetsReadOnlyWhiteSpace}): of such a text only
+ * the white space near the words is read, and the window's text.
  *
  * @example
  * ```ts
@@ -58,29 +60,30 @@ interface Occurrence {
  */
 export function snippetBuilder(
   query: ParsedQuery,
-): (text: string, scanned?: ScannedText, slice?: TextSlice) => MarkedSnippet | null {
+): (text: string | Utf8Text, scanned?: ScannedText) => MarkedSnippet | null {
   const patterns = patternsOf(query);
   const wordsOnly = patterns.every((pattern) => pattern.words.length === 1);
-  return (text, scanned, slice) => {
-    if (patterns.length === 0 || text === '') return null;
-    const scans = scanned?.source === text ? scanned : new ScannedText(text);
-    // A stand-in text (see standInText) has only its white space right: its words are read from
-    // its word index, and no phrase is looked for in it.
-    if (slice !== undefined && (scans.words === null || !wordsOnly))
-      throw new Error('a stand-in text needs a word index and a query of single words');
-    const occurrences = occurrencesOf(scans, patterns);
-    if (occurrences.length === 0) return null;
-    return windowAround(scans.text, occurrences, slice ?? ((start, end) => scans.text.slice(start, end)));
+  return (text, scanned) => {
+    if (patterns.length === 0) return null;
+    if (typeof text === 'string') {
+      if (text === '') return null;
+      const scans = scanned?.source === text ? scanned : new ScannedText(text);
+      const occurrences = occurrencesOf(scans, patterns);
+      return occurrences.length === 0 ? null : windowAround(new StringUnits(scans.text), occurrences);
+    }
+    // Bytes: the words are read from the word index, and no phrase is looked for in them.
+    if (scanned?.words == null || !wordsOnly)
+      throw new Error('a text read as bytes needs a word index and a query of single words');
+    if (text.empty) return null;
+    const occurrences = occurrencesOf(scanned, patterns);
+    return occurrences.length === 0 ? null : windowAround(text.analyzed(), occurrences);
   };
 }
-
-/** A text's code units `[start, end)` (its own `slice`, or the text a stand-in stands in for). */
-export type TextSlice = (start: number, end: number) => string;
 
 /**
  * Whether the query's snippets read of a page's body only its white space, when the page has a
  * word index: every positive clause and synonym is one word (a phrase reads the words after its
- * first). A body may then be given as a stand-in (see {@link SnippetSource.slice}).
+ * first). A body may then be given as its UTF-8 bytes (see {@link SnippetSource.body}).
  */
 export function snippetsReadOnlyWhiteSpace(query: ParsedQuery): boolean {
   return patternsOf(query).every((pattern) => pattern.words.length === 1);
@@ -94,36 +97,35 @@ export function snippetsReadOnlyWhiteSpace(query: ParsedQuery): boolean {
  * whole body). `body`: the body's scans when another step searched it too.
  */
 export function pageSnippet(
-  build: (text: string, scanned?: ScannedText, slice?: TextSlice) => MarkedSnippet | null,
+  build: (text: string | Utf8Text, scanned?: ScannedText) => MarkedSnippet | null,
   page: SnippetSource,
   body?: ScannedText,
 ): string | null {
-  const bodySnippet = build(page.body, body, page.slice);
+  const bodySnippet = build(page.body, body);
   if (bodySnippet !== null) return bodySnippet.text;
   const title = build(page.title ?? '');
   const headings = build(page.headings);
   if (headings !== null && (title === null || headings.clauses > title.clauses)) return headings.text;
   if (title !== null) return title.text;
-  if (!isCut(page.body)) return null;
-  return openingSnippet(page.body, page.slice ?? ((start, end) => page.body.slice(start, end)));
+  if (typeof page.body === 'string')
+    return isCut(page.body) ? openingSnippet(new StringUnits(page.body)) : null;
+  return page.body.isCut ? openingSnippet(page.body) : null;
 }
 
 /** The first {@link SNIPPET_WORDS} words of `text`, unmarked, an ellipsis after them. */
-function openingSnippet(text: string, slice: TextSlice): string {
+function openingSnippet(text: SnippetUnits): string {
   const start = skipSpace(text, 0);
   const { end } = wordsAfter(text, start, SNIPPET_WORDS);
-  return `${slice(start, end)}${skipSpace(text, end) < text.length ? SNIPPET_ELLIPSIS : ''}`;
+  return `${text.slice(start, end)}${text.codeAt(skipSpace(text, end)) >= 0 ? SNIPPET_ELLIPSIS : ''}`;
 }
 
 /** What a page's snippet is built from. */
 export interface SnippetSource {
   /**
-   * The body, or a stand-in for it (see stand-in-text.ts) when `slice` is given: the page must then
-   * have a word index and the query be of single words ({@link snippetsReadOnlyWhiteSpace}).
+   * The body, or its UTF-8 bytes ({@link Utf8Text}, read without being made into a string): the
+   * page must then have a word index and the query be of single words ({@link snippetsReadOnlyWhiteSpace}).
    */
-  body: string;
-  /** The body's code units `[start, end)` when `body` is a stand-in for it. */
-  slice?: TextSlice;
+  body: string | Utf8Text;
   title: string | null;
   headings: string;
 }
@@ -145,7 +147,9 @@ export function snippetsOfPages(
   const unbuilt: number[] = [];
   for (const seq of seqs) {
     const page = pageOf(seq);
-    const snippet = page === undefined ? null : pageSnippet(build, page, scans?.of(seq, page.body));
+    const scanned =
+      page === undefined ? undefined : scans?.of(seq, typeof page.body === 'string' ? page.body : undefined);
+    const snippet = page === undefined ? null : pageSnippet(build, page, scanned);
     if (snippet !== null) snippets.set(seq, snippet);
     else unbuilt.push(seq);
   }
@@ -268,9 +272,9 @@ function lowerCased(text: string): string {
 
 /**
  * The best cluster's window, cut on word boundaries, its occurrences marked. Only the text's white
- * space is read (`slice` gives what is shown: the text's, or what a stand-in stands in for).
+ * space is read near the occurrences, and the window's text.
  */
-function windowAround(text: string, occurrences: readonly Occurrence[], slice: TextSlice): MarkedSnippet {
+function windowAround(text: SnippetUnits, occurrences: readonly Occurrence[]): MarkedSnippet {
   const [first, last] = densestCluster(occurrences, wordNumbers(text, occurrences));
   const from = occurrences[first]!.at;
   const to = occurrences[last]!.end;
@@ -285,8 +289,8 @@ function windowAround(text: string, occurrences: readonly Occurrence[], slice: T
     const spare = SNIPPET_WORDS - words;
     let before = wordsBefore(text, start, Math.floor(spare / 2));
     // A line (paragraph) starting among the words before reads better than a cut sentence.
-    const line = start === 0 ? -1 : text.lastIndexOf('\n', start - 1);
-    const atLine = line >= 0 && line >= before.start;
+    const line = lineBreakBetween(text, before.start, start);
+    const atLine = line >= 0;
     if (atLine) before = { start: skipSpace(text, line + 1), words: wordsIn(text, line + 1, start) };
     const after = wordsAfter(text, end, spare - before.words);
     end = after.end;
@@ -300,13 +304,13 @@ function windowAround(text: string, occurrences: readonly Occurrence[], slice: T
   let at = start;
   for (const o of occurrences) {
     if (o.at < start || o.end > end) continue;
-    parts.push(slice(at, o.at), SNIPPET_OPEN, slice(o.at, o.end), SNIPPET_CLOSE);
+    parts.push(text.slice(at, o.at), SNIPPET_OPEN, text.slice(o.at, o.end), SNIPPET_CLOSE);
     at = o.end;
     clauses.add(o.clause);
     marked += 1;
   }
-  parts.push(slice(at, end));
-  if (skipSpace(text, end) < text.length) parts.push(SNIPPET_ELLIPSIS);
+  parts.push(text.slice(at, end));
+  if (text.codeAt(skipSpace(text, end)) >= 0) parts.push(SNIPPET_ELLIPSIS);
   return { text: parts.join(''), clauses: marked === 0 ? 0 : clauses.size };
 }
 
@@ -344,112 +348,97 @@ function densestCluster(occurrences: readonly Occurrence[], words: readonly numb
  * by character code over the text between them; a gap of {@link SNIPPET_WORDS} words or more is
  * not counted further (no window spans it).
  */
-function wordNumbers(text: string, occurrences: readonly Occurrence[]): number[] {
+function wordNumbers(text: SnippetUnits, occurrences: readonly Occurrence[]): number[] {
   const numbers: number[] = [];
   let words = 0;
   let at = occurrences[0]?.at ?? 0;
   for (const o of occurrences) {
-    let inWord = at === 0 || !isSpace(text.charCodeAt(at - 1));
-    let gap = 0;
-    for (; at < o.at && gap < SNIPPET_WORDS; at += 1) {
-      const space = isSpace(text.charCodeAt(at));
-      if (!space && !inWord) gap += 1;
-      inWord = !space;
-    }
-    at = Math.max(at, o.at);
-    words += gap;
+    words += text.wordsStarting(at, o.at, SNIPPET_WORDS);
+    at = o.at;
     numbers.push(words);
   }
   return numbers;
 }
 
-function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && isWhiteSpacePastAscii(code));
+/** Whether `code` (a code unit, or -1 past the text) is white space as `\s` has it, or the end. */
+function isSpaceOrEnd(code: number): boolean {
+  return code < 0 || isSpace(code);
 }
 
-/**
- * Whether the UTF-16 code unit `code` (past ASCII) is white space as `\s` has it: no-break and
- * Unicode spaces, the line and paragraph separators and the byte-order mark. A comparison, not
- * `\s` on a one-character string: the snippet's word count tests every character of the text
- * between occurrences, most of them past ASCII in some manuals. `snippet.test.ts` compares it with
- * `\s` on every code unit.
- */
-export function isWhiteSpacePastAscii(code: number): boolean {
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-function wordStart(text: string, at: number): number {
+function wordStart(text: SnippetUnits, at: number): number {
   let i = at;
-  while (i > 0 && !SPACE.test(text[i - 1]!)) i -= 1;
+  while (i > 0 && !isSpace(text.codeAt(i - 1))) i -= 1;
   return i;
 }
 
-function wordEnd(text: string, at: number): number {
+function wordEnd(text: SnippetUnits, at: number): number {
   let i = at;
-  while (i < text.length && !SPACE.test(text[i]!)) i += 1;
+  while (!isSpaceOrEnd(text.codeAt(i))) i += 1;
   return i;
 }
 
 /** Whether `text` holds a non-space character before `at`. */
-function nonSpaceBefore(text: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i -= 1) if (!SPACE.test(text[i]!)) return true;
+function nonSpaceBefore(text: SnippetUnits, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) if (!isSpace(text.codeAt(i))) return true;
   return false;
 }
 
-function skipSpace(text: string, at: number): number {
+function skipSpace(text: SnippetUnits, at: number): number {
   let i = at;
-  while (i < text.length && SPACE.test(text[i]!)) i += 1;
+  while (isSpace(text.codeAt(i))) i += 1;
   return i;
 }
 
+/** The last line break (`\n`) of `text` in `[from, to)`, or -1. */
+function lineBreakBetween(text: SnippetUnits, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i -= 1) if (text.codeAt(i) === 10) return i;
+  return -1;
+}
+
 /** How many words (runs of non-space) `text` holds between `start` and `end`. */
-function wordsIn(text: string, start: number, end: number): number {
-  return text
-    .slice(start, end)
-    .split(/\s+/)
-    .filter((w) => w !== '').length;
+function wordsIn(text: SnippetUnits, start: number, end: number): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = start; i < end; i += 1) {
+    const code = text.codeAt(i);
+    if (code < 0) break;
+    const space = isSpace(code);
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return words;
 }
 
 /** Up to `n` words before `at` (each at most {@link LONGEST_WORD} characters): where they start, how many. */
-function wordsBefore(text: string, at: number, n: number): { start: number; words: number } {
+function wordsBefore(text: SnippetUnits, at: number, n: number): { start: number; words: number } {
   let start = at;
   let words = 0;
   let i = at;
   while (words < n) {
-    while (i > 0 && SPACE.test(text[i - 1]!)) i -= 1;
+    while (i > 0 && isSpace(text.codeAt(i - 1))) i -= 1;
     if (i === 0) break;
     const end = i;
-    while (i > 0 && !SPACE.test(text[i - 1]!) && end - i < LONGEST_WORD) i -= 1;
+    while (i > 0 && !isSpace(text.codeAt(i - 1)) && end - i < LONGEST_WORD) i -= 1;
     start = i;
     words += 1;
-    if (i > 0 && !SPACE.test(text[i - 1]!)) break; // a long word cut: the snippet starts there
+    if (i > 0 && !isSpace(text.codeAt(i - 1))) break; // a long word cut: the snippet starts there
   }
   return { start, words };
 }
 
 /** Up to `n` words after `at` (each at most {@link LONGEST_WORD} characters): where they end, how many. */
-function wordsAfter(text: string, at: number, n: number): { end: number; words: number } {
+function wordsAfter(text: SnippetUnits, at: number, n: number): { end: number; words: number } {
   let end = at;
   let words = 0;
   let i = at;
   while (words < n) {
-    while (i < text.length && SPACE.test(text[i]!)) i += 1;
-    if (i === text.length) break;
+    while (isSpace(text.codeAt(i))) i += 1;
+    if (text.codeAt(i) < 0) break;
     const start = i;
-    while (i < text.length && !SPACE.test(text[i]!) && i - start < LONGEST_WORD) i += 1;
+    while (!isSpaceOrEnd(text.codeAt(i)) && i - start < LONGEST_WORD) i += 1;
     end = i;
     words += 1;
-    if (i < text.length && !SPACE.test(text[i]!)) break; // a long word cut: the snippet ends there
+    if (!isSpaceOrEnd(text.codeAt(i))) break; // a long word cut: the snippet ends there
   }
   return { end, words };
 }

@@ -47,9 +47,9 @@ import {
 import { type CursorScope, decodeSearchCursor, encodeSearchCursor, searchScopeOf } from './search-cursor.js';
 import { snippetNeedles, snippetsOfPages, snippetsReadOnlyWhiteSpace } from './snippet.js';
 import { snippetToHtml } from './snippet-html.js';
-import { type StandInText, standInText } from './stand-in-text.js';
 import { TextScans } from './text-scans.js';
 import type { IndexedDocument, SearchIndexLike } from './types.js';
+import { type Utf8Text, utf8Text } from './utf8-text.js';
 import { WordIndex, wordIndexToStore } from './word-index.js';
 
 /** Ranking and parsing knobs of {@link SqliteSearchIndex}; the defaults are the measured best. */
@@ -503,30 +503,23 @@ export class SqliteSearchIndex implements SearchIndexLike {
     scans: TextScans,
   ): Map<number, string> {
     const toRead = seqs.filter((seq) => !bodies.has(seq));
-    // A page with a word index, when the snippet reads only the body's white space: its bytes, and a
-    // stand-in for its text (stand-in-text.ts), not the text made into a string.
-    const standIns = new Map<number, StandInText>();
+    // A page with a word index, when the snippet reads only the body's white space: its bytes
+    // (utf8-text.ts), not the text made into a string.
+    const inBytes = new Map<number, Utf8Text>();
     if (snippetsReadOnlyWhiteSpace(parsed))
       for (const [seq, bytes] of this.store.bodyBytes(toRead.filter((seq) => scans.hasIndex(seq)))) {
-        const standIn = standInText(bytes);
-        if (standIn !== null) standIns.set(seq, standIn);
+        const text = utf8Text(bytes);
+        if (text !== null) inBytes.set(seq, text);
       }
-    const unread = this.store.bodies(toRead.filter((seq) => !standIns.has(seq)));
+    const unread = this.store.bodies(toRead.filter((seq) => !inBytes.has(seq)));
     const { snippets, unbuilt } = snippetsOfPages(
       parsed,
       seqs,
       (seq) => {
         const doc = documents.get(seq);
         if (doc === undefined) return undefined;
-        const standIn = standIns.get(seq);
-        if (standIn !== undefined)
-          return {
-            body: standIn.text,
-            slice: (start: number, end: number) => standIn.slice(start, end),
-            title: doc.title,
-            headings: doc.headings,
-          };
-        return { body: bodies.get(seq) ?? unread.get(seq) ?? '', title: doc.title, headings: doc.headings };
+        const body = inBytes.get(seq) ?? bodies.get(seq) ?? unread.get(seq) ?? '';
+        return { body, title: doc.title, headings: doc.headings };
       },
       scans,
     );
