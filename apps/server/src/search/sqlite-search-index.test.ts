@@ -728,7 +728,7 @@ describe('SqliteSearchIndex word indexes', () => {
     // A database from before the word indexes: none for its rows.
     before.exec('DELETE FROM search_words');
     expect(withWords.prepare('SELECT count(*) FROM search_words').pluck().get()).toBe(58);
-    // Read as text or, for a returned page's snippet, as bytes (stand-in-text.ts): a read all the same.
+    // Read as text or, for a returned page's snippet, as bytes (utf8-text.ts): a read all the same.
     const read = vi.spyOn(SearchDocumentStore.prototype, 'bodies');
     const readBytes = vi.spyOn(SearchDocumentStore.prototype, 'bodyBytes');
     try {

@@ -414,7 +414,7 @@ export class SearchDocumentStore {
   }
 
   /**
-   * {@link bodies} as their UTF-8 bytes (search/stand-in-text.ts): what a snippet reads of a long
+   * {@link bodies} as their UTF-8 bytes (search/utf8-text.ts): what a snippet reads of a long
    * body whose text it mostly needs not (made into a string, a long body costs more than the rest of
    * its snippet).
    */
