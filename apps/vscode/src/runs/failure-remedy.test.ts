@@ -10,6 +10,7 @@ describe('failureRemedy', () => {
       ['robots_disallowed', null],
       ['extraction_failed', null],
       ['unsupported_content', null],
+      ['too_large', null],
       ['http_error', 404],
       ['http_error', 401],
       ['http_error', 403],
@@ -25,6 +26,7 @@ describe('failureRemedy', () => {
     expect(failureRemedy(failed('extraction_failed')).fix).toBe('extractAgain');
     expect(failureRemedy(failed('http_error', 401)).advice).toContain('login');
     expect(failureRemedy(failed('unprocessable_url')).advice).toContain('--allow-private-networks');
+    expect(failureRemedy(failed('too_large')).advice).toContain('WEBDATA_MAX_DOWNLOAD_BYTES');
   });
 
   it('lets a failure of the moment, or one it does not know, be retried', () => {

@@ -21,8 +21,9 @@ function statusMayPass(status: number): boolean {
 /**
  * Whether a failed page can succeed run again as asked, and what to do when it cannot, from its
  * error's `code` (the contract's page error codes) and `http_status`. A page refused as a private
- * address, missing (404), behind a login (401, 403), kept out by robots.txt or not stating what was
- * asked fails the same way each time: the messages offered Retry alone, which only repeated it.
+ * address, missing (404), behind a login (401, 403), kept out by robots.txt, over the service's
+ * size limits or not stating what was asked fails the same way each time: the messages offered
+ * Retry alone, which only repeated it.
  * A code this client does not know, and a failure of the moment (no answer, a timeout, a crash, a
  * server error), may pass.
  *
@@ -49,6 +50,12 @@ export function failureRemedy(result: Pick<Result, 'error' | 'http_status'>): Fa
         mayPass: false,
         advice: 'The page does not state what was asked: extract again with other fields or another query.',
         fix: 'extractAgain',
+      };
+    case 'too_large':
+      return {
+        mayPass: false,
+        advice:
+          "It is larger than the service's limits for a page (its download, conversion or screenshot memory; WEBDATA_MAX_DOWNLOAD_BYTES on the service).",
       };
     case 'unsupported_content':
       return { mayPass: false, advice: 'It is not a page the service reads (HTML, text, JSON or XML).' };
