@@ -15,17 +15,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 import { missingManuals } from './manuals.js';
-import { DEV_SETS, loadQuestions } from './question-sets.js';
+import { loadQuestions, REAL_PAGE_LATENCY_SETS } from './question-sets.js';
 import { indexRealPages, realPages } from './real-page-latency.js';
 
 function devQuestions(): string[] {
-  return DEV_SETS.flatMap((set) => loadQuestions(set))
+  return REAL_PAGE_LATENCY_SETS.flatMap((set) => loadQuestions(set))
     .filter((q) => q.split === 'dev')
     .map((q) => q.question);
 }
 
 function build(file: string, size: number): void {
-  const manuals = [...new Set(DEV_SETS.flatMap((set) => set.manuals))];
+  const manuals = [...new Set(REAL_PAGE_LATENCY_SETS.flatMap((set) => set.manuals))];
   const missing = missingManuals(manuals);
   if (missing !== null) throw new Error(missing);
   const pages = realPages(manuals);

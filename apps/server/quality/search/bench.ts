@@ -10,7 +10,7 @@
  */
 import { benchSearch } from './latency-bench.js';
 import { missingManuals } from './manuals.js';
-import { DEV_SETS } from './question-sets.js';
+import { REAL_PAGE_LATENCY_SETS } from './question-sets.js';
 import { benchRealPages, realPages } from './real-page-latency.js';
 import { embeddingsOption, printManualsQuality, runManualsQualityFor } from './run.js';
 
@@ -44,7 +44,7 @@ export async function benchSearchAll(
 
 /** The real-page part of the latency bench: the dev manuals' pages, the dev questions as typed. */
 async function printRealPageLatency(): Promise<void> {
-  const manuals = [...new Set(DEV_SETS.flatMap((set) => set.manuals))];
+  const manuals = [...new Set(REAL_PAGE_LATENCY_SETS.flatMap((set) => set.manuals))];
   const missing = missingManuals(manuals);
   if (missing !== null) {
     console.log(`\nsearch latency on real pages: not measured, ${missing}`);

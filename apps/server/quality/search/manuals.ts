@@ -74,6 +74,25 @@ export const OCTAVE_MANUAL: Manual = {
 };
 
 /**
+ * Debian's Apache HTTP Server 2.4 manual, English part (dev questions only,
+ * `questions-apache.json`): a fourth kind of documentation (XML-generated guides, how-tos and one
+ * page per module with its directives, 244 pages) to check a ranking choice on a site none of the
+ * others resemble. Debian installs each language in a directory of its own and every page links its
+ * translations and itself (`../de/…`, `../en/…`): served from the English directory those links
+ * leave it, so the crawl leaves them out instead of asking for 2,600 pages that are not there. A few pages of the English
+ * directory are Portuguese as Debian ships them (`bind.html`, `install.html`): a real site's mix.
+ */
+export const APACHE_MANUAL: Manual = {
+  name: 'apache',
+  debianPackage: 'apache2-doc',
+  root: '/usr/share/doc/apache2-doc/manual/en',
+  start: 'index.html',
+  excludePaths: ['da', 'de', 'en', 'es', 'fr', 'ja', 'ko', 'pt-br', 'ru', 'tr', 'zh-cn'].map(
+    (lang) => `/${lang}/**`,
+  ),
+};
+
+/**
  * Debian's PostgreSQL 15 manual (held questions only, `questions-postgres.json`): the kind of
  * site issue 11 is verified on (a real documentation site of 1,169 pages, DocBook's one page per
  * section and per reference entry); nobody tuned search on it. Every page is reachable from
@@ -96,6 +115,7 @@ export const MANUALS: readonly Manual[] = [
   SQLITE_MANUAL,
   DJANGO_MANUAL,
   OCTAVE_MANUAL,
+  APACHE_MANUAL,
   POSTGRES_MANUAL,
 ];
 

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  APACHE_QUESTIONS,
   DEV_SETS,
   DJANGO_QUESTIONS,
   loadQuestions,
@@ -12,6 +13,7 @@ import {
   QUESTION_SETS,
   type QuestionSet,
   questionProblems,
+  REAL_PAGE_LATENCY_SETS,
   SQLITE_QUESTIONS,
   splitLabel,
 } from './question-sets.js';
@@ -67,14 +69,40 @@ describe('the judged question files', () => {
     expect([...judged].filter((id) => !reached.has(id.slice('postgres/'.length)))).toEqual([]);
   });
 
-  it('the Django and Octave sets are dev only, and the dev tools ask them and Python+Git, not the SQLite one', () => {
-    for (const set of [DJANGO_QUESTIONS, OCTAVE_QUESTIONS]) {
+  it('the Django, Octave and Apache sets are dev only, and the dev tools ask them and Python+Git, not the SQLite one', () => {
+    for (const set of [DJANGO_QUESTIONS, OCTAVE_QUESTIONS, APACHE_QUESTIONS]) {
       expect(set.splits).toEqual(['dev']);
       expect(loadQuestions(set).every((q) => q.split === 'dev')).toBe(true);
     }
-    expect(DEV_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS, OCTAVE_QUESTIONS]);
+    expect(DEV_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS, OCTAVE_QUESTIONS, APACHE_QUESTIONS]);
     expect(splitLabel(DJANGO_QUESTIONS, 'dev')).toBe('dev-django');
     expect(splitLabel(OCTAVE_QUESTIONS, 'dev')).toBe('dev-octave');
+    expect(splitLabel(APACHE_QUESTIONS, 'dev')).toBe('dev-apache');
+  });
+
+  it('the real-page latency bench keeps the pages and questions of its first runs, whatever dev sets are added', () => {
+    expect(REAL_PAGE_LATENCY_SETS).toEqual([PYTHON_GIT_QUESTIONS, DJANGO_QUESTIONS, OCTAVE_QUESTIONS]);
+    expect(DEV_SETS).toEqual(expect.arrayContaining([...REAL_PAGE_LATENCY_SETS]));
+  });
+
+  it('every judged Apache page is an English page the crawl reaches from index.html within two links', () => {
+    // Debian ships each language in a directory of its own and every page links its translations
+    // (`../de/…`): the crawl leaves those out, so a judged page must be reached through English pages.
+    const manual = APACHE_QUESTIONS.manuals[0];
+    if (manual === undefined) throw new Error('the Apache set names no manual');
+    const linked = (page: string) =>
+      [...readFileSync(join(manual.root, page), 'utf8').matchAll(/href="([^"#?:]+\.html)/g)]
+        .map((match) => posix.normalize(posix.join(posix.dirname(page), match[1] ?? '')))
+        .filter((target) => !target.startsWith('..') && existsSync(join(manual.root, target)));
+    let frontier = [manual.start];
+    const reached = new Set(frontier);
+    for (let depth = 0; depth < 2; depth++) {
+      frontier = [...new Set(frontier.flatMap(linked))].filter((page) => !reached.has(page));
+      for (const page of frontier) reached.add(page);
+    }
+    const judged = new Set(loadQuestions(APACHE_QUESTIONS).flatMap((q) => q.relevant));
+    expect([...judged].filter((id) => !reached.has(id.slice('apache/'.length)))).toEqual([]);
+    expect(reached.size).toBeGreaterThan(200);
   });
 
   it('no Octave question is judged on a redirect stub (a page the crawl never reaches)', () => {

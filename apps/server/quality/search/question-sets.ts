@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  APACHE_MANUAL,
   DJANGO_MANUAL,
   GIT_MANUAL,
   type Manual,
@@ -88,6 +89,20 @@ export const OCTAVE_QUESTIONS: QuestionSet = {
 };
 
 /**
+ * The Apache HTTP Server manual's questions: dev only (a fourth dev source, guides and a
+ * reference of modules and their directives, unlike the other three), written before any ranking
+ * ran on them; its first measurement (2026-11-28) was of a ranking chosen without it.
+ */
+export const APACHE_QUESTIONS: QuestionSet = {
+  title: "Debian's Apache HTTP Server 2.4 HTML manual",
+  manuals: [APACHE_MANUAL],
+  collection: 'manuals-apache',
+  questionsFile: here('./questions-apache.json'),
+  splits: ['dev'],
+  tag: 'apache',
+};
+
+/**
  * The PostgreSQL manual's questions: held only (the kind of site issue 11 is verified on, a
  * real 1,169-page documentation site), written before any ranking ran on them. Last in
  * {@link QUESTION_SETS}, so the sets before it print as they did.
@@ -107,11 +122,23 @@ export const QUESTION_SETS: readonly QuestionSet[] = [
   SQLITE_QUESTIONS,
   DJANGO_QUESTIONS,
   OCTAVE_QUESTIONS,
+  APACHE_QUESTIONS,
   POSTGRES_QUESTIONS,
 ];
 
 /** The sets with dev questions, which the dev tools (`dev-loop.ts`, `dev-cv.ts`) ask, each apart and all together. */
 export const DEV_SETS: readonly QuestionSet[] = QUESTION_SETS.filter((set) => set.splits.includes('dev'));
+
+/**
+ * The dev sets whose pages and questions the real-page latency bench (`real-page-latency.ts`) and
+ * `answers-dump.ts` use: the ones it has measured since its first run (2026-11-27), fixed so that
+ * its figures stay comparable across runs when a dev set is added (the Apache one was, later).
+ */
+export const REAL_PAGE_LATENCY_SETS: readonly QuestionSet[] = [
+  PYTHON_GIT_QUESTIONS,
+  DJANGO_QUESTIONS,
+  OCTAVE_QUESTIONS,
+];
 
 /** The printed name of a split of a set (`dev`, `held`, `held-sqlite`). */
 export function splitLabel(set: QuestionSet, split: Split): string {

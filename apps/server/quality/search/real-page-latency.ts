@@ -6,7 +6,7 @@ import { SqliteSearchIndex } from '../../src/search/sqlite-search-index.js';
 import type { IndexedDocument } from '../../src/search/types.js';
 import type { Manual } from './manuals.js';
 import { percentile } from './metrics.js';
-import { DEV_SETS, loadQuestions } from './question-sets.js';
+import { loadQuestions, REAL_PAGE_LATENCY_SETS } from './question-sets.js';
 
 /**
  * Pages outside these sizes are left out: below, Texinfo's redirect stubs
@@ -105,7 +105,7 @@ export async function benchRealPages(
   sizes: readonly number[],
 ): Promise<RealPageLatency[]> {
   if (pages.length === 0) throw new Error('no real pages to index');
-  const questions = DEV_SETS.flatMap((set) => loadQuestions(set))
+  const questions = REAL_PAGE_LATENCY_SETS.flatMap((set) => loadQuestions(set))
     .filter((q) => q.split === 'dev')
     .map((q) => q.question);
   const figures: RealPageLatency[] = [];
