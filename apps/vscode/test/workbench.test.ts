@@ -191,11 +191,16 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     // In flight: a spinning row in the tree, and the progress notification with its counts.
     const run = rows.filter({ hasText: 'Extract' }).first();
     await run.locator('.codicon-loading').waitFor({ timeout: 30_000 });
+    // It says what is being done and where, and counts the pages done of the pages known
+    // ('Extracting from 127.0.0.1:…/product/lamp +1: 1 of 2 pages'), not 'Extraction from 2 URLs: 0/2
+    // pages succeeded'.
     const progress = page.locator('.notifications-toasts .notification-toast', {
-      hasText: 'Extraction from 2 URLs',
+      hasText: 'Extracting from',
     });
     await progress.waitFor();
-    await expect.poll(() => progress.textContent(), { timeout: 20_000 }).toMatch(/\d\/2 pages succeeded/);
+    await expect
+      .poll(() => progress.textContent(), { timeout: 20_000 })
+      .toMatch(/Extracting from \S+\/product\/lamp \+1: ?[01] of 2 pages/);
     // The row says how far the run is (pages done of pages known), and, expanded, beside the pages
     // done, the one still at work (the kettle): a running run's row listed its finished pages alone.
     await expect.poll(() => run.textContent(), { timeout: 20_000 }).toMatch(/[01] of 2/);

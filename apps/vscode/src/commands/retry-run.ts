@@ -23,7 +23,7 @@ export const retryRun: Command = {
       const run = await connection.client().runs.retry(runId);
       store.upsert(run);
       log.info(`retried run ${runId}`);
-      followAndAnnounce(services, run, `retry of ${runLabel(run)}`);
+      followAndAnnounce(services, run, `retry of ${runLabel(run)}`, true);
       return run;
     } catch (error) {
       void showError(log, `Could not retry run ${runId}`, error);

@@ -4,7 +4,7 @@ import { stateAfter } from '../connection/connection-state.js';
 import type { Log } from '../ui/log.js';
 import { showError } from '../ui/show-error.js';
 import { keepFollowing } from './keep-following.js';
-import { progressText } from './run-summary.js';
+import { progressMessage } from './run-progress.js';
 import type { Run } from './run-types.js';
 import type { RunsStore } from './runs-store.js';
 import type { StartedRuns } from './started-runs.js';
@@ -19,7 +19,7 @@ export interface FollowDeps {
 
 /**
  * Follows a run this window started, in a cancellable progress notification
- * showing `succeeded/total`: cancelling the notification cancels the run.
+ * titled by what it does and where, counting its pages ({@link progressMessage}): cancelling the notification cancels the run.
  * Its snapshots also feed the Runs view and the status bar. Resolves with
  * the last snapshot once the run is terminal (or the watch failed). While the
  * service does not answer, it says so and keeps trying ({@link keepFollowing}),
@@ -44,14 +44,14 @@ export function followRun(deps: FollowDeps, created: Run, title: string): Promis
                 : 0;
             const increment = Math.max(0, Math.round(fraction * 100) - done);
             done += increment;
-            progress.report({ message: progressText(run), increment });
+            progress.report({ message: progressMessage(run), increment });
           };
           report(created);
           const following = keepFollowing(() => client.runs.watch(created.id), {
             onOutage: (error) => {
               log.error(`following run ${created.id}: the service does not answer (trying again)`, error);
               progress.report({
-                message: `${progressText(last)}. The service does not answer: still trying…`,
+                message: `${progressMessage(last)}. The service does not answer: still trying…`,
               });
             },
           }).subscribe({

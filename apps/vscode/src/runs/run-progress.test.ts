@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finished, makeRun } from '../test-support/runs.js';
-import { pagesDone, pendingText, progressCount } from './run-progress.js';
+import { pagesDone, pendingText, progressCount, progressMessage, progressTitle } from './run-progress.js';
 
 describe('a run in flight', () => {
   const crawling = makeRun('run_1', {
@@ -23,5 +23,39 @@ describe('a run in flight', () => {
     expect(pendingText({ stats: { running: 1, queued: 0 } })).toBe('1 page in progress');
     expect(pendingText({ stats: { running: 0, queued: 1 } })).toBe('1 page queued');
     expect(pendingText(finished(crawling))).toBeUndefined();
+  });
+});
+
+describe("a followed run's progress notification", () => {
+  it('says what the run is doing and where, as its title', () => {
+    expect(progressTitle({ type: 'crawl', urls: ['https://www.example.org/'], params: {} })).toBe(
+      'Crawling example.org',
+    );
+    expect(progressTitle({ type: 'deep-crawl', urls: [], params: { url: 'https://docs.example/3/' } })).toBe(
+      'Deep crawling docs.example/3',
+    );
+    expect(
+      progressTitle(
+        { type: 'extract', urls: ['https://a.example/x', 'https://a.example/y'], params: {} },
+        true,
+      ),
+    ).toBe('Extracting from a.example/x +1 again');
+  });
+
+  it('counts the pages done of the pages known, and the failed ones, as its message', () => {
+    const stats = { total: 40, queued: 25, running: 3, succeeded: 11, failed: 1, cancelled: 0 };
+    expect(progressMessage({ status: 'running', type: 'deep-crawl', stats })).toBe(
+      '12 of ~40 pages, 1 failed',
+    );
+    expect(progressMessage({ status: 'running', type: 'crawl', stats: { ...stats, failed: 0 } })).toBe(
+      '11 of 40 pages',
+    );
+    expect(progressMessage({ status: 'running', type: 'extract', stats: { total: 1, succeeded: 0 } })).toBe(
+      '0 of 1 page',
+    );
+    expect(progressMessage({ status: 'queued', type: 'crawl', stats: { total: 3, queued: 3 } })).toBe(
+      'waiting to start, 3 pages',
+    );
+    expect(progressMessage({ status: 'queued', type: 'crawl', stats: undefined })).toBe('waiting to start');
   });
 });

@@ -1,5 +1,6 @@
 import { isTerminalStatus } from '@webdata/core';
 import { countOf } from '../text/count-of.js';
+import { shortUrl } from '../tree/describe-run.js';
 import type { Run } from './run-types.js';
 
 /**
@@ -52,4 +53,56 @@ export function pendingText(run: Pick<Run, 'stats'>): string | undefined {
   if (running > 0) return `${countOf(running, 'page')} in progress`;
   if (queued > 0) return `${countOf(queued, 'page')} queued`;
   return undefined;
+}
+
+/** What a run is doing, as a verb for the progress notification's title. */
+const DOING: Record<string, string> = {
+  extract: 'Extracting from',
+  crawl: 'Crawling',
+  'deep-crawl': 'Deep crawling',
+};
+
+/**
+ * The title of a followed run's progress notification: what it is doing and where
+ * (`Crawling docs.example`, `Extracting from shop.example/p/lamp +2`, `Deep crawling docs.example/3`),
+ * `again` for a retry. VS Code shows it before the message ({@link progressMessage}), and names the
+ * extension as the notification's source: the title was `Web Data: Extraction from 2 URLs`, which
+ * said neither what was being done nor where.
+ *
+ * @example
+ * ```ts
+ * progressTitle({ type: 'crawl', urls: ['https://www.example.org/'], params: {} }); // 'Crawling example.org'
+ * progressTitle({ type: 'extract', urls: ['https://a.example/x', 'https://a.example/y'], params: {} }, true);
+ * // 'Extracting from a.example/x +1 again'
+ * ```
+ */
+export function progressTitle(run: Pick<Run, 'type' | 'urls' | 'params'>, again = false): string {
+  const doing = DOING[run.type] ?? `Running ${run.type}`;
+  const start = run.urls[0] ?? (typeof run.params?.url === 'string' ? run.params.url : undefined);
+  const more = run.urls.length > 1 ? ` +${run.urls.length - 1}` : '';
+  const where = start ? ` ${shortUrl(start)}${more}` : '';
+  return `${doing}${where}${again ? ' again' : ''}`;
+}
+
+/**
+ * The message of a followed run's progress notification, after its title: pages done of pages known
+ * (`12 of ~40 pages`, `~` while a deep crawl may find more), the failed ones, and, before any page is
+ * done, whether the service has started it (`waiting to start, 3 pages`). It was `0/40 pages
+ * succeeded` from start to end of a crawl whose every page failed, and said nothing of pages at work.
+ *
+ * @example
+ * ```ts
+ * progressMessage({ status: 'running', type: 'deep-crawl', stats: { total: 40, succeeded: 11, failed: 1 } });
+ * // '12 of ~40 pages, 1 failed'
+ * progressMessage({ status: 'queued', type: 'crawl', stats: { total: 3, queued: 3 } }); // 'waiting to start, 3 pages'
+ * ```
+ */
+export function progressMessage(run: Pick<Run, 'status' | 'type' | 'stats'>): string {
+  const total = run.stats?.total;
+  if (total === undefined) return run.status === 'queued' ? 'waiting to start' : run.status;
+  const done = pagesDone(run);
+  if (done === 0 && run.status === 'queued') return `waiting to start, ${countOf(total, 'page')}`;
+  const count = `${progressCount(run)} ${total === 1 ? 'page' : 'pages'}`;
+  const failed = run.stats?.failed ?? 0;
+  return failed > 0 ? `${count}, ${failed} failed` : count;
 }

@@ -7,6 +7,7 @@ import { showError } from '../ui/show-error.js';
 import { failureRemedy } from './failure-remedy.js';
 import { firstFailedResult } from './first-failure.js';
 import { followRun } from './follow-run.js';
+import { progressTitle } from './run-progress.js';
 import { runEndSummary } from './run-summary.js';
 import type { Result, Run } from './run-types.js';
 
@@ -47,8 +48,8 @@ export async function startRun(
  * Follows a run this window started (or queued again: Retry Run) in a cancellable progress
  * notification, then says how it ended, offering to open its results. Returns at once.
  */
-export function followAndAnnounce(services: Services, run: Run, what: string): void {
-  const title = `Web Data: ${capitalise(what)}`;
+export function followAndAnnounce(services: Services, run: Run, what: string, again = false): void {
+  const title = progressTitle(run, again);
   void followRun({ ...services, client: services.connection.client() }, run, title).then((last) =>
     announce(services, last, what),
   );
@@ -106,8 +107,4 @@ async function firstFailedOf(services: Services, run: Run): Promise<Result | und
     services.log.error(`could not read the failed pages of run ${run.id}`, error);
     return undefined;
   }
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
