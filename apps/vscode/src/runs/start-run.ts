@@ -34,8 +34,10 @@ export async function startRun(
     );
   } catch (error) {
     // Try Again sends the same request: the URLs picked, the query and fields typed are not asked again.
+    // A 404 here says the address is not a Web Data service's: Change the Address… comes first.
     void showError(services.log, `Could not start ${what}`, error, {
       tryAgain: () => startRun(services, request, what),
+      creating: { address: services.connection.baseUrl },
     });
     return undefined;
   }

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { ConnectionState } from '../connection/connection-state.js';
 import type { Outage, OutageWatch } from '../connection/outage-watch.js';
 
-const OPEN_SETTINGS = 'Open Settings';
+/** As the failed actions' messages and the Runs view's row name it. */
+const CHANGE_ADDRESS = 'Change the Address…';
 const SHOW_LOG = 'Show Log';
 
 /** The states in which the service answered (with or without taking the key): leaving one for `unreachable` is going down. */
@@ -67,10 +68,10 @@ export class OutageStatus implements vscode.Disposable {
   async #warn(): Promise<void> {
     const chosen = await vscode.window.showWarningMessage(
       `The Web Data service at ${this.#baseUrl()} stopped answering. The status bar says so until it is back; the Runs view then refreshes by itself.`,
-      OPEN_SETTINGS,
+      CHANGE_ADDRESS,
       SHOW_LOG,
     );
-    if (chosen === OPEN_SETTINGS) await vscode.commands.executeCommand('webdata.openSettings');
+    if (chosen === CHANGE_ADDRESS) await vscode.commands.executeCommand('webdata.openSettings');
     if (chosen === SHOW_LOG) await vscode.commands.executeCommand('webdata.showLog');
   }
 
