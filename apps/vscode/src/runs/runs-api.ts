@@ -14,7 +14,7 @@ export interface RunsApi {
   watchMany(ids: readonly string[]): Observable<Run>;
   resultsPage(
     runId: string,
-    query: { cursor?: string | undefined; limit?: number | undefined },
+    query: { cursor?: string | undefined; limit?: number | undefined; status?: 'failed' | undefined },
     options?: { signal?: AbortSignal },
   ): Promise<Page<Result>>;
 }

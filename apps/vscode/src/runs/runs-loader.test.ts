@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRun } from '../test-support/runs.js';
+import { makeResult, makeRun } from '../test-support/runs.js';
 import type { Page, Result, Run } from './run-types.js';
 import type { RunsApi } from './runs-api.js';
 import { RunsLoader, StaleLoadError } from './runs-loader.js';
@@ -68,5 +68,37 @@ describe('RunsLoader', () => {
     // Load more… goes on by the page size.
     await loader.loadResults('run_80', true);
     expect(limits).toEqual([80, 50, 50]);
+  });
+
+  it("reads an ended run's failed pages once, at most a page of them, for its row's Retry", async () => {
+    const store = new RunsStore();
+    const loader = new RunsLoader(store, 50);
+    const run = makeRun('run_f', {
+      status: 'failed',
+      finished_at: '2024-05-01T10:05:00.000Z',
+      stats: { total: 1, queued: 0, running: 0, succeeded: 0, failed: 1, cancelled: 0 },
+    });
+    store.replaceFirstPage({ data: [run], next_cursor: null });
+    const queries: unknown[] = [];
+    const tooLarge = makeResult('run_f', 'res_1', {
+      status: 'failed',
+      error: { code: 'too_large', message: 'over the limit' },
+    });
+    loader.setApi({
+      resultsPage: async (_runId: string, query: unknown) => {
+        queries.push(query);
+        return { data: [tooLarge], next_cursor: null } satisfies Page<Result>;
+      },
+    } as unknown as RunsApi);
+    await Promise.all([loader.loadFailedPages('run_f'), loader.loadFailedPages('run_f')]);
+    expect(queries).toEqual([{ status: 'failed', limit: 200 }]);
+    expect(store.failedPagesOf('run_f')).toEqual({ results: [tooLarge], complete: true });
+    loader.setApi({
+      resultsPage: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+    } as unknown as RunsApi);
+    await expect(loader.loadFailedPages('run_f')).rejects.toThrow('ECONNREFUSED');
+    expect(store.failedPagesOf('run_f')).toBe('unreadable');
   });
 });

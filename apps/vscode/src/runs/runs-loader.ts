@@ -92,6 +92,27 @@ export class RunsLoader {
   }
 
   /**
+   * Reads an ended run's failed pages (one request, at most 200 of them), for its row's Retry
+   * (`retryHelps`): once per snapshot of the run, shared while under way. A failure to read
+   * them is kept as `unreadable` (Retry is then offered) and logged by the caller.
+   */
+  loadFailedPages(runId: string): Promise<void> {
+    return this.#once(`failed:${runId}`, async (api) => {
+      const run = this.#store.get(runId);
+      if (!run) return;
+      try {
+        const page = await api.resultsPage(runId, { status: 'failed', limit: MAX_PAGE_SIZE });
+        if (this.#api !== api) throw new StaleLoadError();
+        this.#store.setFailedPages(run, { results: page.data, complete: !page.next_cursor });
+      } catch (error) {
+        if (this.#api !== api) throw error instanceof StaleLoadError ? error : new StaleLoadError();
+        this.#store.setFailedPages(run, 'unreadable');
+        throw error;
+      }
+    });
+  }
+
+  /**
    * The first page of a run's results holds a result for each URL given (up to the 200 a page
    * holds), whatever the page size: the view lists them in the order given, and a page of the first
    * 50 to finish would have shown, say, the 3rd URL given and not the 1st until Load more… brought it.

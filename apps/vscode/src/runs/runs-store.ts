@@ -1,5 +1,6 @@
 import { isTerminalStatus, runSnapshotKey } from '@webdata/core';
 import { Subject } from 'rxjs';
+import type { FailedPages } from './retry-helps.js';
 import type { Page, Result, Run, RunFilter } from './run-types.js';
 
 /**
@@ -46,6 +47,8 @@ export class RunsStore {
   #list: LoadState = { state: 'unloaded' };
   #filter: RunFilter = {};
   readonly #results = new Map<string, RunResults>();
+  /** The failed pages of ended runs, read for their rows' Retry, with the snapshot they were read at. */
+  readonly #failedPages = new Map<string, { key: string; pages: FailedPages }>();
   readonly #clock: () => number;
 
   /** `clock`: milliseconds, for the age of loaded results (virtual in tests). */
@@ -215,6 +218,22 @@ export class RunsStore {
     this.#emit({ scope: 'run', id: runId });
   }
 
+  /**
+   * What is known of an ended run's failed pages (for its row's Retry), as read at its current
+   * snapshot; `undefined` when not read since it last changed (a retry makes them stale).
+   */
+  failedPagesOf(runId: string): FailedPages | undefined {
+    const run = this.#runs.get(runId);
+    const known = this.#failedPages.get(runId);
+    return run && known && known.key === runSnapshotKey(run) ? known.pages : undefined;
+  }
+
+  /** The failed pages of a run as read at the snapshot `run` (its row is redrawn). */
+  setFailedPages(run: Run, pages: FailedPages): void {
+    this.#failedPages.set(run.id, { key: runSnapshotKey(run), pages });
+    if (this.#runs.has(run.id)) this.#emit({ scope: 'run', id: run.id });
+  }
+
   #update(run: Run): boolean {
     const known = this.#runs.get(run.id)!;
     if (runSnapshotKey(known) === runSnapshotKey(run)) return false;
@@ -240,6 +259,7 @@ export class RunsStore {
     for (const id of drop) {
       this.#runs.delete(id);
       this.#results.delete(id);
+      this.#failedPages.delete(id);
     }
     this.#order = this.#order.filter((id) => !drop.has(id));
     if (emit) this.#emit({ scope: 'list' });
@@ -249,6 +269,7 @@ export class RunsStore {
     this.#runs.clear();
     this.#order = [];
     this.#results.clear();
+    this.#failedPages.clear();
     this.#nextCursor = null;
     this.#list = load;
     this.#emit({ scope: 'list' });

@@ -1,4 +1,5 @@
 import { isTerminalStatus } from '@webdata/core';
+import { type FailedPages, retryHelps } from '../runs/retry-helps.js';
 import { progressCount } from '../runs/run-progress.js';
 import { requestOfRun } from '../runs/run-request.js';
 import type { Result, Run } from '../runs/run-types.js';
@@ -237,22 +238,25 @@ export function duration(start: string, end: string): string | undefined {
 
 /**
  * Flags that menus match in `viewItem`: `run`, then `cancelable` while in
- * flight, `retryable` once it ended without full success, `rerunnable` once
+ * flight, `retryable` once it ended without full success where retrying can help (pages were
+ * cancelled, or a failed page's error may pass: {@link retryHelps}, from `failedPages`), `rerunnable` once
  * it ended when its request can be rebuilt (Run Again), `deletable`,
  * `hasResults` when some page succeeded.
  *
  * @example
  * ```ts
- * runContextValue({ status: 'incomplete', type: 'crawl', urls: ['https://a.example/'], params: {}, stats: { succeeded: 1 } } as Run);
+ * runContextValue({ status: 'incomplete', type: 'crawl', urls: ['https://a.example/'], params: {},
+ *   stats: { total: 2, succeeded: 1, failed: 1, cancelled: 0 } } as Run, { results: [{ error: { code: 'timeout' } }], complete: true });
  * // 'run retryable rerunnable deletable hasResults'
  * ```
  */
-export function runContextValue(run: Pick<Run, 'status' | 'stats' | 'type' | 'urls' | 'params'>): string {
+export function runContextValue(
+  run: Pick<Run, 'status' | 'stats' | 'type' | 'urls' | 'params'>,
+  failedPages?: FailedPages,
+): string {
   const flags = ['run'];
   if (!isTerminalStatus(run.status)) flags.push('cancelable');
-  if (run.status === 'incomplete' || run.status === 'failed' || run.status === 'cancelled') {
-    flags.push('retryable');
-  }
+  if (retryHelps(run, failedPages)) flags.push('retryable');
   if (isTerminalStatus(run.status) && requestOfRun(run)) flags.push('rerunnable');
   flags.push('deletable');
   if ((run.stats?.succeeded ?? 0) > 0) flags.push('hasResults');

@@ -61,11 +61,60 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     expect(store.applySnapshot(progressed)).toBe(true);
     expect(redrawn).toEqual([x]);
     expect(model.view(x!, NOW).description).toBe('1 of 2 · 3 min ago · shop.example');
-    store.applySnapshot(finished(run, 'failed'));
-    expect(model.view(x!, NOW)).toMatchObject({
-      icon: { id: 'error' },
-      contextValue: 'run retryable rerunnable deletable hasResults',
+    const ended = {
+      ...finished(run, 'incomplete'),
+      stats: { ...finished(run).stats, succeeded: 1, failed: 1 },
+    };
+    store.applySnapshot(ended);
+    expect(model.view(x!, NOW)).toMatchObject({ icon: { id: 'warning' } });
+    store.setFailedPages(ended, {
+      results: [{ error: { code: 'timeout', message: 'slow' } }],
+      complete: true,
     });
+    expect(model.view(x!, NOW).contextValue).toBe('run retryable rerunnable deletable hasResults');
+  });
+
+  it('offers Retry on an ended run only where it can help: a cancelled page, or a failure that may pass', () => {
+    const { store, model, redrawn } = setup();
+    const stats = { total: 2, queued: 0, running: 0, succeeded: 0, failed: 2, cancelled: 0 };
+    const run = { ...finished(makeRun('run_x'), 'failed'), stats };
+    store.replaceFirstPage({ data: [run], next_cursor: null });
+    const [x] = model.roots();
+    const retryable = () => /\bretryable\b/.test(model.view(x!, NOW).contextValue ?? '');
+    // Not until its failed pages are read: offered, then taken away, it would be clicked in vain.
+    expect(retryable()).toBe(false);
+    const tooLarge = { error: { code: 'too_large', message: 'over the limit' }, http_status: 200 };
+    const missing = { error: { code: 'http_error', message: 'HTTP 404' }, http_status: 404 };
+    redrawn.length = 0;
+    store.setFailedPages(run, { results: [tooLarge, missing], complete: true });
+    expect(redrawn).toEqual([x]);
+    expect(retryable()).toBe(false);
+    store.setFailedPages(run, {
+      results: [tooLarge, { error: { code: 'timeout', message: 'slow' } }],
+      complete: true,
+    });
+    expect(retryable()).toBe(true);
+    // Some not read (more than a page of them): the others may pass.
+    store.setFailedPages(run, { results: [tooLarge], complete: false });
+    expect(retryable()).toBe(true);
+    // Unreadable: the service decides.
+    store.setFailedPages(run, 'unreadable');
+    expect(retryable()).toBe(true);
+    // Read at an older snapshot (it was retried since): not known any more.
+    store.setFailedPages(run, { results: [tooLarge, missing], complete: true });
+    store.applySnapshot({ ...run, status: 'queued', stats: { ...stats, failed: 0, queued: 2 } });
+    expect(store.failedPagesOf('run_x')).toBeUndefined();
+    // A cancelled page runs again: nothing needs reading.
+    store.applySnapshot({ ...run, status: 'cancelled', stats: { ...stats, failed: 1, cancelled: 1 } });
+    expect(retryable()).toBe(true);
+    // Nothing failed nor cancelled: a retry would run nothing.
+    store.applySnapshot({
+      ...run,
+      status: 'cancelled',
+      updated_at: 'later',
+      stats: { ...stats, failed: 0, succeeded: 2 },
+    });
+    expect(retryable()).toBe(false);
   });
 
   it('ignores snapshots of runs it does not list', () => {

@@ -172,7 +172,7 @@ export class RunsTreeModel {
           description: runDescription(run, now),
           tooltip: runTooltip(run, now),
           icon: runIcon(run),
-          contextValue: runContextValue(run),
+          contextValue: runContextValue(run, this.#store.failedPagesOf(run.id)),
           collapsible: 'collapsed',
         };
       }

@@ -1,6 +1,7 @@
 import { merge, Subject, type Subscription } from 'rxjs';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection.js';
+import { needsFailedPages } from '../runs/retry-helps.js';
 import type { RunFilter } from '../runs/run-types.js';
 import { type RunsLoader, StaleLoadError } from '../runs/runs-loader.js';
 import type { RunsStore } from '../runs/runs-store.js';
@@ -43,7 +44,22 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   getTreeItem(node: RunsNode): vscode.TreeItem {
+    if (node.kind === 'run') this.#readFailedPages(node.runId);
     return toTreeItem(this.#model.view(node, Date.now()), node);
+  }
+
+  /**
+   * An ended run whose Retry depends on why its pages failed has them read once (per snapshot):
+   * its row offers Retry only where it can help. Its row is redrawn when they are in.
+   */
+  #readFailedPages(runId: string): void {
+    const run = this.#store.get(runId);
+    if (!run || !needsFailedPages(run) || this.#store.failedPagesOf(runId) !== undefined) return;
+    if (!this.#connection.hasClient()) return;
+    this.#loader.loadFailedPages(runId).catch((error: unknown) => {
+      if (!(error instanceof StaleLoadError))
+        this.#log.error(`could not read the failed pages of ${runId}`, error);
+    });
   }
 
   async getChildren(node?: RunsNode): Promise<RunsNode[]> {

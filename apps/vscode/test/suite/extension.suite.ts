@@ -1076,6 +1076,13 @@ export function defineExtensionSuite(): void {
           said.find((message) => message.startsWith(`run ${id} failed; offered: `)),
         );
         assert.equal(offered, `run ${id} failed; offered: Open Page, Copy URL, Show in Runs`);
+        // Nor does its row offer Retry, once its failed page is read (drawing the row reads it):
+        // every failed run's row had a Retry button.
+        const row = await waitFor('the run in the tree', () => runNode(id));
+        item(row);
+        await waitFor("the run's failed pages read", () => services.store.failedPagesOf(id));
+        assert.doesNotMatch(String(item(row).contextValue), /\bretryable\b/);
+        assert.match(String(item(row).contextValue), /\brerunnable\b/);
       } finally {
         Reflect.deleteProperty(services.log, 'info');
       }
