@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     const codeServer = await startCodeServer({
       install,
       home: `${environment.scratch}/code-server`,
-      settings: { 'webdata.baseUrl': proxy.url, 'webdata.runs.pageSize': 200 },
+      settings: { 'webdata.serviceAddress': proxy.url, 'webdata.runs.pageSize': 200 },
       env: {
         ...environment.env,
         WEBDATA_BENCH_ORDER_FILE: orderFile,

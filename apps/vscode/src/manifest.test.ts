@@ -12,7 +12,10 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
     keybindings: { command: string; key: string; mac?: string; when: string; args?: unknown }[];
     configuration: {
       title: string;
-      properties: Record<string, { markdownDescription: string; order?: number }>;
+      properties: Record<
+        string,
+        { markdownDescription: string; markdownDeprecationMessage?: string; order?: number }
+      >;
     };
     walkthroughs: {
       id: string;
@@ -132,28 +135,49 @@ describe('the Runs view from the keyboard', () => {
 describe('the settings', () => {
   const properties = manifest.contributes.configuration.properties;
 
-  it('keep their ids, which users have in their settings files', () => {
-    expect(Object.keys(properties)).toEqual([
-      'webdata.baseUrl',
-      'webdata.runs.pageSize',
-      'webdata.runs.refreshIntervalSeconds',
-      'webdata.codeLens.enabled',
+  // VS Code's Settings editor names a setting after its id's last segment, title-cased (a category
+  // before it from the segments between, `runs.pageSize` "Runs: Page Size"), and nothing else: an
+  // extension's setting has no title of its own. `webdata.baseUrl` showed as "Base Url".
+  it('read as a user names them: the address is the Service Address, first', () => {
+    const shown = Object.entries(properties)
+      .filter(([, property]) => !property.markdownDeprecationMessage)
+      .sort(([, a], [, b]) => (a.order ?? 99) - (b.order ?? 99))
+      .map(([id]) => titleOf(id));
+    expect(shown).toEqual([
+      'Service Address',
+      'Runs: Page Size',
+      'Runs: Refresh Interval Seconds',
+      'Code Lens: Enabled',
     ]);
+    expect(manifest.contributes.configuration.title).toBe('Web Data');
   });
 
-  // VS Code names a setting after its id ("Webdata: Base Url") and takes no title of an extension's
-  // own: each description starts with what the setting is, in words.
-  it('each start with a title in words, the address first', () => {
-    const titles = Object.entries(properties).map(([id, property]) => [
-      id,
-      /^\*\*([^*]+)\.\*\* /.exec(property.markdownDescription)?.[1],
-      property.order,
-    ]);
-    expect(titles).toEqual([
-      ['webdata.baseUrl', 'Service Address', 1],
-      ['webdata.runs.pageSize', 'Runs per Page', 2],
-      ['webdata.runs.refreshIntervalSeconds', 'Check for Other Runs Every (Seconds)', 3],
-      ['webdata.codeLens.enabled', 'Actions Above URLs', 4],
-    ]);
+  it('say the API key is not one of them, and where it is set', () => {
+    expect(properties['webdata.serviceAddress']?.markdownDescription).toContain(
+      '[Set API Key…](command:webdata.setApiKey)',
+    );
+  });
+
+  it("keep reading the address's former id, which users have in their settings files, and say what replaced it", () => {
+    expect(properties['webdata.baseUrl']?.markdownDeprecationMessage).toContain('`#webdata.serviceAddress#`');
+    expect(Object.keys(properties)).toEqual(
+      expect.arrayContaining([
+        'webdata.runs.pageSize',
+        'webdata.runs.refreshIntervalSeconds',
+        'webdata.codeLens.enabled',
+      ]),
+    );
   });
 });
+
+/** A setting's title as VS Code's Settings editor shows it within its extension's group (`settingKeyToDisplayFormat`). */
+function titleOf(id: string): string {
+  const words = (key: string) =>
+    key
+      .replace(/\.([a-z0-9])/g, (_, letter: string) => ` › ${letter.toUpperCase()}`)
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/^[a-z]/, (letter) => letter.toUpperCase());
+  const segments = id.split('.').slice(1);
+  const label = words(segments.pop()!);
+  return segments.length > 0 ? `${words(segments.join('.'))}: ${label}` : label;
+}

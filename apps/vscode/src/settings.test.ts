@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BASE_URL, serviceAddress } from './settings.js';
+import { configuredAddress, DEFAULT_BASE_URL, type SettingsReader, serviceAddress } from './settings.js';
 
 describe('serviceAddress', () => {
   it('keeps an address that names its scheme', () => {
@@ -18,5 +18,32 @@ describe('serviceAddress', () => {
   it('is the default address when the setting is empty', () => {
     expect(serviceAddress(undefined)).toBe(DEFAULT_BASE_URL);
     expect(serviceAddress('  ')).toBe(DEFAULT_BASE_URL);
+  });
+});
+
+describe('configuredAddress', () => {
+  const settings = (
+    values: Record<string, { globalValue?: string; workspaceValue?: string }>,
+  ): SettingsReader => ({
+    inspect: <T>(key: string) => values[key] as { globalValue?: T; workspaceValue?: T } | undefined,
+  });
+
+  it('reads the Service Address, else the former webdata.baseUrl, which users have in their settings files', () => {
+    expect(configuredAddress(settings({ serviceAddress: { globalValue: 'http://a:1' } }))).toBe('http://a:1');
+    expect(configuredAddress(settings({ baseUrl: { globalValue: 'http://old:2' } }))).toBe('http://old:2');
+    expect(
+      configuredAddress(
+        settings({
+          serviceAddress: { globalValue: 'http://a:1' },
+          baseUrl: { workspaceValue: 'http://old:2' },
+        }),
+      ),
+    ).toBe('http://a:1');
+    expect(
+      configuredAddress(
+        settings({ serviceAddress: { globalValue: 'http://a:1', workspaceValue: 'http://w:3' } }),
+      ),
+    ).toBe('http://w:3');
+    expect(configuredAddress(settings({}))).toBeUndefined();
   });
 });

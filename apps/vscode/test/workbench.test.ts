@@ -65,7 +65,7 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     codeServer = await startCodeServer({
       install,
       home: `${environment.scratch}/code-server`,
-      settings: { 'webdata.baseUrl': environment.server.url },
+      settings: { 'webdata.serviceAddress': environment.server.url },
       vsix: [vsix],
       // Off: with it, VS Code shows no notification toasts, and the progress notification is one of the steps.
       smokeTestDriver: false,
@@ -412,5 +412,34 @@ describe('the workbench, driven like a user (code-server + Chromium)', () => {
     await opens('Extract from this URL', `Web Data: Extract from ${lamp}`);
     await opens('Crawl', `Web Data: Crawl ${lamp}`);
     await opens('Deep crawl', `Web Data: Deep crawl from ${lamp}`);
+  }, 120_000);
+
+  it('names its settings in words in the Settings editor, the address first', async (context) => {
+    context.onTestFailed(() =>
+      page.screenshot({ path: join(SCREENSHOTS, 'failed-settings.png') }).then(() => undefined),
+    );
+    // The extension is in (run alone, this test comes first, before VS Code has scanned it).
+    await page.locator('.activitybar .action-item a[aria-label^="Web Data"]').waitFor({ timeout: 60_000 });
+    await runCommand(page, 'Web Data: Open Settings');
+    const titles = page.locator('.settings-editor .setting-item-contents .setting-item-title');
+    // As VS Code draws them, found by a search: a title from each id's last segment, title-cased, after
+    // the segments before it ('Webdata: Base Url' before; within the group 'Web Data', the
+    // configuration's title, without the 'Webdata' before it). The address's former id is not shown.
+    await expect
+      .poll(async () => (await titles.allTextContents()).map((title) => normaliseSpaces(title).trim()), {
+        timeout: 30_000,
+      })
+      .toEqual([
+        'Webdata: Service Address',
+        'Webdata › Runs: Page Size',
+        'Webdata › Runs: Refresh Interval Seconds',
+        'Webdata › Code Lens: Enabled',
+      ]);
+    await shoot('settings');
+    const address = page.locator('.settings-editor .setting-item-contents').first();
+    expect(
+      normaliseSpaces((await address.locator('.setting-item-description').textContent()) ?? ''),
+    ).toContain('The API key is not a setting');
+    await runCommand(page, 'View: Close All Editors');
   }, 120_000);
 });

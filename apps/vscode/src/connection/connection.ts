@@ -1,7 +1,13 @@
 import { createClient, type WebDataClient } from '@webdata/core';
 import { BehaviorSubject, distinctUntilChanged, filter, type Observable } from 'rxjs';
 import * as vscode from 'vscode';
-import { SETTINGS, serviceAddress } from '../settings.js';
+import {
+  ADDRESS_SETTING,
+  configuredAddress,
+  FORMER_ADDRESS_SETTING,
+  SETTINGS,
+  serviceAddress,
+} from '../settings.js';
 import type { Log } from '../ui/log.js';
 import { type ConnectionState, type KeyVerdict, keyVerdictAfter, stateAfter } from './connection-state.js';
 
@@ -16,14 +22,14 @@ export class NotConnectedError extends Error {
     super(
       state === 'noKey'
         ? 'No API key is set for the Web Data service.'
-        : 'The Web Data service address (webdata.baseUrl) is not a valid URL.',
+        : 'The Web Data service address (the setting Service Address, webdata.serviceAddress) is not a valid URL.',
     );
   }
 }
 
 /**
  * The connection to the Web Data service: one client made from the
- * `webdata.baseUrl` setting and the API key in secret storage, made anew
+ * `webdata.serviceAddress` setting and the API key in secret storage, made anew
  * when either changes (in this window or another), and the connection state
  * that the welcome views and the "connected to …" line show.
  */
@@ -56,7 +62,11 @@ export class Connection implements vscode.Disposable {
     this.#log = log;
     this.#disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SETTINGS}.baseUrl`)) void this.reconnect();
+        if (
+          event.affectsConfiguration(`${SETTINGS}.${ADDRESS_SETTING}`) ||
+          event.affectsConfiguration(`${SETTINGS}.${FORMER_ADDRESS_SETTING}`)
+        )
+          void this.reconnect();
       }),
       secrets.onDidChange((event) => {
         if (event.key === API_KEY_SECRET) void this.reconnect();
@@ -66,7 +76,7 @@ export class Connection implements vscode.Disposable {
 
   /** The service's address, from the settings ({@link serviceAddress}: a scheme put before one typed without). */
   get baseUrl(): string {
-    return serviceAddress(vscode.workspace.getConfiguration(SETTINGS).get<string>('baseUrl'));
+    return serviceAddress(configuredAddress(vscode.workspace.getConfiguration(SETTINGS)));
   }
 
   get state(): ConnectionState {
@@ -115,7 +125,7 @@ export class Connection implements vscode.Disposable {
         });
         this.#log.info(`using the Web Data service at ${client.baseUrl}`);
       } catch (error) {
-        this.#log.error(`webdata.baseUrl "${this.baseUrl}" cannot be used`, error);
+        this.#log.error(`the service address "${this.baseUrl}" cannot be used`, error);
         state = 'error';
       }
     }

@@ -91,7 +91,7 @@ export class OutageStatus implements vscode.Disposable {
         ? 'Checking now…'
         : `Checks again at ${new Date(outage.nextCheckAt).toLocaleTimeString()} (every 30 s at most).`;
     const tooltip = new vscode.MarkdownString(
-      `No Web Data service answers at ${this.#baseUrl()} (the setting \`webdata.baseUrl\`) since ${new Date(outage.since).toLocaleTimeString()}. ${next}\n\n` +
+      `No Web Data service answers at ${this.#baseUrl()} (the setting Service Address) since ${new Date(outage.since).toLocaleTimeString()}. ${next}\n\n` +
         '[Check Now](command:webdata.checkService) · [Change the Address…](command:webdata.openSettings) · [Show Log](command:webdata.showLog)',
     );
     tooltip.isTrusted = {

@@ -14,7 +14,7 @@ describe('runsViewMessage', () => {
 
   it('names the configured address in full while no run is listed and the service is at fault', () => {
     expect(runsViewMessage('unreachable', ELSEWHERE, false)).toBe(
-      `No Web Data service answers at ${ELSEWHERE} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at ${URL}, the default address.)`,
+      `No Web Data service answers at ${ELSEWHERE} (the setting Service Address). ("pnpm start" in a clone of webdata runs one at ${URL}, the default address.)`,
     );
     expect(runsViewMessage('unreachable', `${URL}/`, false)).toMatch(
       /^No Web Data service answers at http:\/\/127\.0\.0\.1:8787\/, the default address .* run "pnpm start"/,
@@ -34,7 +34,7 @@ describe('runsViewMessage', () => {
     // Before: "The runs could not be listed from … The log (Web Data: Show Log) says why." (Invalid URL)
     for (const address of ['http://', 'ftp://files.example/', 'not an address']) {
       expect(runsViewMessage('error', address, false)).toBe(
-        `The setting webdata.baseUrl, "${address}", is not a web address: give the service's, as in ${URL}.`,
+        `The setting Service Address, "${address}", is not a web address: give the service's, as in ${URL}.`,
       );
     }
   });

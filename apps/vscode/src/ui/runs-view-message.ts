@@ -25,7 +25,7 @@ import { TYPE_LABELS } from '../tree/describe-run.js';
  * runsViewMessage('connected', 'http://127.0.0.1:8787', true); // 'Connected to http://127.0.0.1:8787'
  * runsViewMessage('connected', 'http://127.0.0.1:8787', false); // undefined: "No runs yet" shows
  * runsViewMessage('unreachable', 'http://10.0.0.7:9000', false);
- * // 'No Web Data service answers at http://10.0.0.7:9000 (the setting webdata.baseUrl). …'
+ * // 'No Web Data service answers at http://10.0.0.7:9000 (the setting Service Address). …'
  * ```
  */
 export function runsViewMessage(
@@ -59,8 +59,8 @@ function problemMessage(state: ConnectionState, baseUrl: string): string | undef
   switch (state) {
     case 'unreachable':
       return atDefault(baseUrl)
-        ? `No Web Data service answers at ${baseUrl}, the default address (the setting webdata.baseUrl). To run one on this machine, run "pnpm start" in a clone of webdata: it listens there and prints an API key.`
-        : `No Web Data service answers at ${baseUrl} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at ${DEFAULT_BASE_URL}, the default address.)`;
+        ? `No Web Data service answers at ${baseUrl}, the default address (the setting Service Address). To run one on this machine, run "pnpm start" in a clone of webdata: it listens there and prints an API key.`
+        : `No Web Data service answers at ${baseUrl} (the setting Service Address). ("pnpm start" in a clone of webdata runs one at ${DEFAULT_BASE_URL}, the default address.)`;
     case 'unauthorized':
       return `The Web Data service at ${baseUrl} refused the API key.`;
     case 'rateLimited':
@@ -68,7 +68,7 @@ function problemMessage(state: ConnectionState, baseUrl: string): string | undef
     case 'error':
       return isWebAddress(baseUrl)
         ? `The runs could not be listed from ${baseUrl}. The log (Web Data: Show Log) says why.`
-        : `The setting webdata.baseUrl, "${baseUrl}", is not a web address: give the service's, as in ${DEFAULT_BASE_URL}.`;
+        : `The setting Service Address, "${baseUrl}", is not a web address: give the service's, as in ${DEFAULT_BASE_URL}.`;
     default:
       return undefined;
   }

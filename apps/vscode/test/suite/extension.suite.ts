@@ -120,7 +120,7 @@ export function defineExtensionSuite(): void {
     const pointAt = async (url: string) => {
       await vscode.workspace
         .getConfiguration('webdata')
-        .update('baseUrl', url, vscode.ConfigurationTarget.Global);
+        .update('serviceAddress', url, vscode.ConfigurationTarget.Global);
       await waitFor(`a client of ${url}`, () =>
         services.connection.hasClient() && services.connection.client().baseUrl.startsWith(url)
           ? true
@@ -138,6 +138,8 @@ export function defineExtensionSuite(): void {
       client = createClient({ baseUrl: env.baseUrl, apiKey: env.apiKey });
       const installed = vscode.extensions.getExtension<WebDataExtension>('webdata.webdata');
       assert.ok(installed, 'the extension is installed');
+      // The address's former setting, as users have it in their settings files: read while the Service
+      // Address is not set (pointAt sets that, which is then read first).
       await vscode.workspace
         .getConfiguration('webdata')
         .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
@@ -1245,7 +1247,7 @@ export function defineExtensionSuite(): void {
       try {
         await vscode.workspace
           .getConfiguration('webdata')
-          .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+          .update('serviceAddress', proxy.url, vscode.ConfigurationTarget.Global);
         const listed = await waitFor('runs listed through the proxy', async () => {
           const nodes = (await rootNodes()).filter((node) => node.kind === 'run');
           const throughProxy = services.connection.client().baseUrl.startsWith(proxy.url);
@@ -1274,7 +1276,7 @@ export function defineExtensionSuite(): void {
         await proxy.close();
         await vscode.workspace
           .getConfiguration('webdata')
-          .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+          .update('serviceAddress', env.baseUrl, vscode.ConfigurationTarget.Global);
       }
       await waitFor('the view back on the service', async () =>
         services.connection.baseUrl === env.baseUrl && (await rootNodes()).some((node) => node.kind === 'run')
@@ -1292,7 +1294,7 @@ export function defineExtensionSuite(): void {
       try {
         await vscode.workspace
           .getConfiguration('webdata')
-          .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+          .update('serviceAddress', proxy.url, vscode.ConfigurationTarget.Global);
         const rows = await waitFor('the view to say no service answers', async () => {
           // Try Again, as a user would, should the first listing not have told yet.
           if (services.connection.baseUrl === proxy.url && services.connection.state !== 'unreachable') {
@@ -1306,7 +1308,7 @@ export function defineExtensionSuite(): void {
         // In the view's message, which wraps (the view's title, where it was, is cut at the sidebar's width).
         assert.equal(
           services.treeView.message,
-          `No Web Data service answers at ${proxy.url} (the setting webdata.baseUrl). ("pnpm start" in a clone of webdata runs one at http://127.0.0.1:8787, the default address.)`,
+          `No Web Data service answers at ${proxy.url} (the setting Service Address). ("pnpm start" in a clone of webdata runs one at http://127.0.0.1:8787, the default address.)`,
         );
         assert.deepEqual(
           rows.map((node) => [item(node).label, item(node).command?.command, item(node).command?.arguments]),
@@ -1318,7 +1320,7 @@ export function defineExtensionSuite(): void {
       } finally {
         await vscode.workspace
           .getConfiguration('webdata')
-          .update('baseUrl', env.baseUrl, vscode.ConfigurationTarget.Global);
+          .update('serviceAddress', env.baseUrl, vscode.ConfigurationTarget.Global);
       }
       await waitFor('the view back on the service', async () =>
         services.connection.baseUrl === env.baseUrl && (await rootNodes()).some((node) => node.kind === 'run')
