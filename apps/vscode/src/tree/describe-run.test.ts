@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { finished, makeResult, makeRun } from '../test-support/runs.js';
-import { resultFailure, runAsked, runDescription, runRowLabel, runTooltip } from './describe-run.js';
+import {
+  resultFailure,
+  resultLabel,
+  runAsked,
+  runDescription,
+  runRowLabel,
+  runTooltip,
+  sharedTitleParts,
+} from './describe-run.js';
 
 describe('resultFailure', () => {
   it("says which page failed, the service's message and its code", () => {
@@ -138,5 +146,41 @@ describe('a run row', () => {
       urls: ['https://shop.example/p/a-very-long-product-name-that-goes-on.html?colour=red'],
     });
     expect(runRowLabel(long)).toBe('Extract …/a-very-long-product-n…');
+  });
+});
+
+describe("a result row's label", () => {
+  it("leaves out the site's name that the titles of a run's pages share, at a separator", () => {
+    expect(sharedTitleParts(['Brass Desk Lamp | Acme Shop', 'Enamel Kettle | Acme Shop'])).toEqual({
+      prefix: undefined,
+      suffix: ' | Acme Shop',
+    });
+    expect(sharedTitleParts(['Acme Shop — Lamp', 'Acme Shop — Kettle', null])).toEqual({
+      prefix: 'Acme Shop — ',
+      suffix: undefined,
+    });
+    const python = sharedTitleParts([
+      '3. An Informal Introduction to Python — Python 3.12 documentation',
+      '4. More Control Flow Tools — Python 3.12 documentation',
+    ]);
+    const row = (title: string) => resultLabel(makeResult('run_1', 'res_1', { title }), python);
+    expect(row('3. An Informal Introduction to Python — Python 3.12 documentation')).toBe(
+      '3. An Informal Introduction to Python',
+    );
+    // A title that is only the shared part stays whole.
+    expect(row('Python 3.12 documentation')).toBe('Python 3.12 documentation');
+  });
+
+  it('shares nothing of one title, of titles without a common part, or within a word', () => {
+    expect(sharedTitleParts(['Brass Desk Lamp | Acme Shop'])).toEqual({});
+    expect(sharedTitleParts(['Lamp | Acme', 'Kettle | Other'])).toEqual({
+      prefix: undefined,
+      suffix: undefined,
+    });
+    expect(sharedTitleParts(['Well-made lamp', 'Well-made kettle'])).toEqual({
+      prefix: undefined,
+      suffix: undefined,
+    });
+    expect(resultLabel(makeResult('run_1', 'res_1', { title: 'Lamp | Acme' }))).toBe('Lamp | Acme');
   });
 });

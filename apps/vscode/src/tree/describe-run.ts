@@ -264,17 +264,72 @@ export function runContextValue(
 }
 
 /**
- * A result's label: its page title, else its URL.
+ * A result's label: its page title, less what the titles of its run's pages share (`shared`: the
+ * site's name), else its URL.
  *
  * @example
  * ```ts
  * resultLabel({ id: 'res_1', title: null, url: 'https://a.example/x' }); // 'a.example/x'
  * ```
  */
-export function resultLabel(result: Result): string {
+export function resultLabel(result: Result, shared: SharedTitleParts = NO_SHARED_PARTS): string {
   const title = result.title?.trim();
-  if (title) return title;
+  if (title) return ownPart(title, shared);
   return result.url ? shortUrl(result.url) : result.id;
+}
+
+/** What the titles of a run's pages all start or end with: the site's name and its separator. */
+export interface SharedTitleParts {
+  prefix?: string | undefined;
+  suffix?: string | undefined;
+}
+
+const NO_SHARED_PARTS: SharedTitleParts = {};
+
+/** Where a page title's site name is set apart: ` | `, ` - `, ` – `, ` — `, ` · `, ` :: `, ` » `. */
+const TITLE_SEPARATOR = /\s+(?:\||-|–|—|·|::|»)\s+/g;
+
+/**
+ * What the titles of a run's pages all start or end with, at a separator: the site's name
+ * (`Lamp | Acme Shop`, `Kettle | Acme Shop`: ` | Acme Shop`). Rows of one site read alike at the
+ * default sidebar width (`Acme Shop | Brass De…`, `Acme Shop | Enamel…`) and had the page's own
+ * title cut off; the row keeps the page's part ({@link resultLabel}), the tooltip the whole title.
+ * Nothing is shared by fewer than two titles.
+ *
+ * @example
+ * ```ts
+ * sharedTitleParts(['Lamp — Acme Shop', 'Kettle — Acme Shop']); // { suffix: ' — Acme Shop' }
+ * sharedTitleParts(['Acme | Lamp', 'Acme | Kettle', 'About']); // {}
+ * ```
+ */
+export function sharedTitleParts(titles: readonly (string | null | undefined)[]): SharedTitleParts {
+  const given = titles.map((title) => title?.trim()).filter((title): title is string => Boolean(title));
+  if (given.length < 2) return NO_SHARED_PARTS;
+  const prefixOf = (title: string) => {
+    const match = new RegExp(TITLE_SEPARATOR.source).exec(title);
+    return match ? title.slice(0, match.index + match[0].length) : undefined;
+  };
+  const suffixOf = (title: string) => {
+    const matches = [...title.matchAll(TITLE_SEPARATOR)];
+    const last = matches.at(-1);
+    return last?.index !== undefined ? title.slice(last.index) : undefined;
+  };
+  const same = (parts: (string | undefined)[]) =>
+    parts.every((part) => part !== undefined && part === parts[0]) ? parts[0] : undefined;
+  const prefix = same(given.map(prefixOf));
+  const suffix = same(given.map(suffixOf));
+  // A title that is all shared parts keeps one of them.
+  if (prefix && suffix && given.some((title) => title.length <= prefix.length + suffix.length))
+    return { suffix };
+  return { prefix, suffix };
+}
+
+/** A page title without what its run's other titles share ({@link sharedTitleParts}); whole when nothing is left. */
+function ownPart(title: string, shared: SharedTitleParts): string {
+  let own = title;
+  if (shared.prefix && own.startsWith(shared.prefix)) own = own.slice(shared.prefix.length);
+  if (shared.suffix && own.endsWith(shared.suffix)) own = own.slice(0, own.length - shared.suffix.length);
+  return own.trim() || title;
 }
 
 /**

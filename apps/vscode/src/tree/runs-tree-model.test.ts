@@ -221,6 +221,29 @@ describe('RunsTreeModel fed by pages and snapshots', () => {
     ]);
   });
 
+  it("labels a run's results by their own part of the title, the site's name they share in the tooltip", () => {
+    const { store, model } = setup();
+    store.replaceFirstPage({ data: [finished(makeRun('run_r'))], next_cursor: null });
+    const [run] = model.roots();
+    const page = (id: string, title: string) =>
+      makeResult('run_r', id, { title, url: `https://shop.example/${id}` });
+    store.setResults(
+      'run_r',
+      {
+        data: [page('lamp', 'Acme Shop | Brass Desk Lamp'), page('kettle', 'Acme Shop | Enamel Kettle')],
+        next_cursor: null,
+      },
+      false,
+    );
+    const [lamp, kettle] = model.children(run!);
+    expect(model.view(lamp!, NOW)).toMatchObject({
+      label: 'Brass Desk Lamp',
+      description: 'shop.example/lamp',
+      tooltip: 'Acme Shop | Brass Desk Lamp\nhttps://shop.example/lamp',
+    });
+    expect(model.view(kettle!, NOW).label).toBe('Enamel Kettle');
+  });
+
   it("lists an extraction's results in the order of the URLs given, not the order they finished", () => {
     const { store, model } = setup();
     const urls = ['https://shop.example/a', 'https://shop.example/b', 'https://shop.example/c'];

@@ -14,6 +14,8 @@ import {
   runIcon,
   runRowLabel,
   runTooltip,
+  type SharedTitleParts,
+  sharedTitleParts,
 } from './describe-run.js';
 
 /** A node of the Runs tree. Nodes are kept per id, so the same node object always stands for the same thing. */
@@ -60,6 +62,8 @@ export const NODE_COMMANDS = {
 export class RunsTreeModel {
   readonly #store: RunsStore;
   readonly #nodes = new Map<string, RunsNode>();
+  /** Per loaded results list (a new list when they change; dropped with it). */
+  readonly #shared = new WeakMap<readonly Result[], SharedTitleParts>();
 
   constructor(store: RunsStore) {
     this.#store = store;
@@ -160,6 +164,16 @@ export class RunsTreeModel {
     return { id: command.id, args: node.kind === 'action' ? [] : [node] };
   }
 
+  /** What the loaded titles of a run's pages share, read again when its results change. */
+  #sharedTitleParts(runId: string): SharedTitleParts {
+    const items = this.#store.resultsOf(runId).items;
+    const known = this.#shared.get(items);
+    if (known) return known;
+    const parts = sharedTitleParts(items.map((result) => result.title));
+    this.#shared.set(items, parts);
+    return parts;
+  }
+
   /** How a node is drawn at time `now` (for the relative times). */
   view(node: RunsNode, now: number): NodeView {
     switch (node.kind) {
@@ -183,9 +197,11 @@ export class RunsTreeModel {
         const openable = result.status !== 'failed';
         return {
           id: node.id,
-          label: resultLabel(result),
+          label: resultLabel(result, this.#sharedTitleParts(node.runId)),
           description: resultDescription(result),
-          tooltip: [result.url, result.error?.message].filter(Boolean).join('\n') || undefined,
+          // The whole title (the label may leave out the site's name the run's pages share).
+          tooltip:
+            [result.title?.trim(), result.url, result.error?.message].filter(Boolean).join('\n') || undefined,
           icon: resultIcon(result, run.type),
           contextValue: resultContextValue(result),
           collapsible: result.has_screenshot ? 'collapsed' : 'none',
