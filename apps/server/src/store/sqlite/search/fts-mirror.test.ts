@@ -256,6 +256,48 @@ describe('the first stage in memory (fts-mirror)', () => {
     expect(mem.findMatches(query)).toEqual(fts.findMatches(query));
   });
 
+  it("keeps phrases' hits across searches, within an eighth of its budget, and lets them go with the copy", async () => {
+    const { db, fts, mem } = stores();
+    const rnd = random(5);
+    for (let i = 0; i < 120; i += 1) write(mem, rnd, 'o', 'c', `https://d.example/${i}`);
+    expect(await mem.mirror.ready()).toBe(true);
+    const query: MatchQuery = {
+      owner: 'o',
+      collection: 'c',
+      match: '("branch" OR "commit"* OR "delete a")',
+      weights: WEIGHTS[0]!,
+      limit: 10,
+    };
+    mem.mirror.beginSearch();
+    expect(mem.mirror.findMatches(query)).toEqual(fts.findMatches(query));
+    const kept = mem.mirror.hitsBytes;
+    expect(kept).toBeGreaterThan(0);
+    // The next search finds them kept, and answers the same.
+    mem.mirror.beginSearch();
+    expect(mem.mirror.hitsBytes).toBe(kept);
+    expect(mem.mirror.findMatches(query)).toEqual(fts.findMatches(query));
+    expect(mem.mirror.hitsBytes).toBe(kept);
+    // A write drops them with the copy; the rebuilt copy's hits are its own.
+    write(mem, random(77), 'o', 'c', 'https://d.example/7');
+    expect(mem.mirror.findMatches(query)).toBeNull();
+    expect(mem.mirror.hitsBytes).toBe(0);
+    expect(await mem.mirror.ready()).toBe(true);
+    expect(mem.mirror.findMatches(query)).toEqual(fts.findMatches(query));
+    expectSameAnswers(fts, mem, 'o', 'c');
+    // Within an eighth of the budget: the least recently used let go first.
+    const copyBytes = mem.mirror.bytes;
+    const tight = new SearchDocumentStore(db, { budgetBytes: copyBytes + 16_384, delayMs: 60_000 });
+    expect(await tight.mirror.ready()).toBe(true);
+    for (const question of QUESTIONS)
+      for (const match of expressions(question)) {
+        tight.mirror.beginSearch();
+        const asked = { ...query, match };
+        expect(tight.mirror.findMatches(asked), match).toEqual(fts.findMatches(asked));
+        expect(tight.mirror.hitsBytes).toBeLessThanOrEqual((copyBytes + 16_384) / 8);
+      }
+    expect(tight.mirror.hitsBytes).toBeGreaterThan(0);
+  });
+
   it("never answers for another connection's commits (the batch write thread's, another process's)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fts-mirror-'));
     dirs.push(dir);

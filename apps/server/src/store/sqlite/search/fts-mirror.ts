@@ -154,8 +154,11 @@ export class FtsMirror {
   private readonly parsedCache = new Map<string, ParsedExpression | null>();
   private readonly tokenCache = new Map<string, string[]>();
   private readonly idfCache = new Map<string, number>();
-  /** Phrases' hits within one search (see {@link beginSearch}): its statements share most phrases. */
-  private readonly hitsCache = new Map<string, Hits>();
+  /**
+   * Phrases' hits of the current copy, kept across searches (see {@link HitsCache}): a search's
+   * statements share most phrases, and questions share many words.
+   */
+  private readonly hitsCache: HitsCache;
   private hitsCopy: Copy | null = null;
   private tokenizer: { insert: Statement; read: Statement; clear: Statement } | null = null;
   private idfOf: Statement | null = null;
@@ -167,6 +170,7 @@ export class FtsMirror {
     this.options = options;
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.written = writesOn(db);
+    this.hitsCache = new HitsCache(Math.floor(options.budgetBytes * HITS_SHARE));
   }
 
   private get writes(): number {
@@ -191,18 +195,13 @@ export class FtsMirror {
     this.written.count += 1;
     this.lastWriteAt = Date.now();
     this.failed = false;
-    this.copy = null;
+    this.dropCopy();
     this.tooLarge = false;
     this.schedule();
   }
 
-  /**
-   * A search begins: the phrases' hits kept for the previous one are let go (they are kept only
-   * within one search, whose statements ask the same phrases several times).
-   */
+  /** A search begins: a copy is built for searches only (see {@link WANTED_FOR_MS}). */
   beginSearch(): void {
-    this.hitsCache.clear();
-    this.hitsCopy = null;
     this.wantedAt = Date.now();
     if (this.copy === null) this.schedule();
   }
@@ -210,9 +209,21 @@ export class FtsMirror {
   /** Stops building; the copy is dropped. */
   close(): void {
     this.closed = true;
-    this.copy = null;
+    this.dropCopy();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** The copy is let go, and the phrases' hits kept of it. */
+  private dropCopy(): void {
+    this.copy = null;
+    this.hitsCache.clear();
+    this.hitsCopy = null;
+  }
+
+  /** Bytes of phrases' hits kept across searches (see {@link HitsCache}). */
+  get hitsBytes(): number {
+    return this.hitsCache.size;
   }
 
   /** Bytes held by the current copy (0 when none). */
@@ -238,7 +249,7 @@ export class FtsMirror {
     const copy = this.copy;
     if (copy === null) return null;
     if (copy.writes !== this.writes || (this.dataVersion.get() as number) !== copy.version) {
-      this.copy = null;
+      this.dropCopy();
       this.lastWriteAt = Date.now();
       this.schedule();
       return null;
@@ -663,8 +674,7 @@ export class FtsMirror {
       let found = this.hitsCache.get(key);
       if (found === undefined) {
         found = phraseHits(table, tokens[i]!, phrase.prefix, w, copy);
-        if (this.hitsCache.size >= 256) this.hitsCache.clear();
-        this.hitsCache.set(key, found);
+        this.hitsCache.set(key, found, table.docs.buffer);
       }
       return found;
     });
@@ -754,6 +764,60 @@ function writesOn(db: Database): { count: number } {
     writeCounts.set(db, counted);
   }
   return counted;
+}
+
+/** The share of the copy's byte budget its phrases' hits may take besides (see {@link HitsCache}). */
+const HITS_SHARE = 1 / 8;
+
+/**
+ * Phrases' hits (documents and weighted frequencies) of one copy, kept across searches up to a
+ * byte budget, the least recently used let go first. A phrase's hits are a function of the copy
+ * alone (its postings, the column weights in the key), so a kept one is the one a new walk would
+ * give; the caller clears them when the copy changes. The documents of a one-term phrase are a
+ * view of the copy's own array (`shared`) and cost nothing more.
+ */
+class HitsCache {
+  private readonly entries = new Map<string, { hits: Hits; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string): Hits | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    // Most recently used last (a Map keeps insertion order).
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.hits;
+  }
+
+  set(key: string, hits: Hits, shared: ArrayBufferLike): void {
+    const bytes =
+      key.length * 2 + 64 + hits.freq.byteLength + (hits.docs.buffer === shared ? 0 : hits.docs.byteLength);
+    if (bytes > this.budget) return;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(key, { hits, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** Bytes held (for tests and the bench). */
+  get size(): number {
+    return this.bytes;
+  }
 }
 
 /** The tokenizer of both FTS5 tables (schema.ts). */
