@@ -9,7 +9,9 @@
  *
  * From apps/server (each checkout its own):
  * `npx tsx --conditions=source quality/search/answers-dump.ts build /tmp/real10k.db [documents]`, then
- * `npx tsx --conditions=source quality/search/answers-dump.ts dump /tmp/real10k.db /tmp/answers.json`.
+ * `npx tsx --conditions=source quality/search/answers-dump.ts dump /tmp/real10k.db /tmp/answers.json [warm]`
+ * (`warm`: every question asked once before the dumped round, whose answers then come from what
+ * the index kept of the first: compare it with a cold dump too).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -36,11 +38,19 @@ function build(file: string, size: number): void {
   console.log(`${size} documents (${Math.min(size, pages.length)} distinct pages) written to ${file}`);
 }
 
-async function dump(file: string, out: string): Promise<void> {
+async function dump(file: string, out: string, warm: boolean): Promise<void> {
   const db = new Database(readFileSync(file));
   const index = new SqliteSearchIndex(db);
   await index.mirrorReady();
   const questions = devQuestions();
+  // `warm`: every question asked once before, so the answers dumped are those of the kept pages
+  // and phrases (page-cache.ts, fts-mirror.ts), as a server asked again answers.
+  if (warm)
+    for (const query of questions) {
+      const params = { query, collection: 'real', limit: 10 };
+      const first = index.search('bench', params);
+      if (first.next_cursor !== null) index.search('bench', { ...params, cursor: first.next_cursor });
+    }
   let hits = 0;
   const answers = questions.map((query) => {
     const params = { query, collection: 'real', limit: 10 };
@@ -56,10 +66,11 @@ async function dump(file: string, out: string): Promise<void> {
   console.log(`${questions.length} dev questions, pages 1 and 2: ${hits} hits written to ${out}`);
 }
 
-const [mode, file, third] = process.argv.slice(2);
+const [mode, file, third, fourth] = process.argv.slice(2);
 if (mode === 'build' && file !== undefined) build(file, Number(third ?? 10_000));
-else if (mode === 'dump' && file !== undefined && third !== undefined) await dump(file, third);
+else if (mode === 'dump' && file !== undefined && third !== undefined)
+  await dump(file, third, fourth === 'warm');
 else {
-  console.error('usage: answers-dump.ts build <db file> [documents] | dump <db file> <out.json>');
+  console.error('usage: answers-dump.ts build <db file> [documents] | dump <db file> <out.json> [warm]');
   process.exit(2);
 }

@@ -23,6 +23,57 @@ export interface RankCandidate {
   lexical: number;
   /** For each query clause (same order), whether the document holds it in any field. */
   held: readonly boolean[];
+  /**
+   * {@link candidateFields} of this candidate, when the store kept them from an earlier query
+   * (they depend on the page alone); computed here when absent.
+   */
+  fields?: CandidateFields;
+}
+
+/** A field's text as {@link ClauseFinder.heldInField} reads it: lower-cased once. */
+export interface FieldText {
+  text: string;
+  /** `text` lower-cased, when that is one code unit for one (not for `İ` or `Σ`); else null. */
+  lower: string | null;
+}
+
+/** What re-ranking reads of a candidate's own fields, whatever the query (see {@link RankCandidate.fields}). */
+export interface CandidateFields {
+  /** Words of the title ({@link wordCount}). */
+  titleWords: number;
+  /** The title's {@link seriesTemplate}. */
+  template: string | null;
+  title: FieldText;
+  headings: FieldText;
+  /** The URL's path ({@link pathOf}). */
+  path: FieldText;
+  /** The lead's first {@link LEAD_CHARACTERS} characters. */
+  lead: FieldText;
+  summary: FieldText;
+}
+
+/** {@link CandidateFields} of a candidate's url, title, headings, lead and summary. */
+export function candidateFields(
+  candidate: Pick<RankCandidate, 'url' | 'title' | 'headings' | 'lead' | 'summary'>,
+): CandidateFields {
+  return {
+    titleWords: wordCount(candidate.title ?? ''),
+    template: seriesTemplate(candidate.title),
+    title: fieldText(candidate.title ?? ''),
+    headings: fieldText(candidate.headings),
+    path: fieldText(pathOf(candidate.url)),
+    lead: fieldText(candidate.lead.slice(0, LEAD_CHARACTERS)),
+    summary: fieldText(candidate.summary),
+  };
+}
+
+/** See {@link FieldText}. */
+export function fieldText(text: string): FieldText {
+  const lower = text.toLowerCase();
+  // Lower-casing maps each character alone but for two: `İ` becomes two, and `Σ` depends on the
+  // next letter. Without them, the lower-cased text holds each word's lower-cased form at the
+  // word's place.
+  return { text, lower: lower.length === text.length && !text.includes('Σ') ? lower : null };
 }
 
 /** How much each signal of {@link rerank} counts; the defaults are the best measured on the dev questions. */
@@ -95,32 +146,34 @@ export function rerank(
 ): { candidate: RankCandidate; score: number }[] {
   const clauses = new ClauseFinder(query.clauses);
   const n = Math.max(1, clauses.count);
+  const fields = candidates.map((candidate) => candidate.fields ?? candidateFields(candidate));
   // The average over the pages being re-ranked stands for the collection's: it needs no statistics
   // beyond the candidates, so both stores share this step.
-  const titleLengths = candidates.map((candidate) => wordCount(candidate.title ?? ''));
+  const titleLengths = fields.map((f) => f.titleWords);
   const averageTitle = Math.max(
     1,
     titleLengths.reduce((sum, l) => sum + l, 0) / Math.max(1, candidates.length),
   );
   const b = weights.titleLengthNormalization;
   // A series is recognised among the pages being re-ranked, as the title lengths are: both stores share this step.
-  const templates = candidates.map((candidate) => seriesTemplate(candidate.title));
+  const templates = fields.map((f) => f.template);
   const seriesSizes = new Map<string, number>();
   for (const t of templates) if (t !== null) seriesSizes.set(t, (seriesSizes.get(t) ?? 0) + 1);
   const { minPages, factor } = weights.series;
   const scored = candidates.map((candidate, order) => {
     const heldShare = candidate.held.filter(Boolean).length / n;
     const titleNorm = 1 - b + (b * (titleLengths[order] ?? 0)) / averageTitle;
-    const share = (text: string) => clauses.heldIn(text) / n;
-    const titleShare = share(candidate.title ?? '');
+    const own = fields[order]!;
+    const share = (field: FieldText) => clauses.heldInField(field) / n;
+    const titleShare = share(own.title);
     const prior =
       1 +
       (titleShare === 0 ? 0 : (weights.title * titleShare) / titleNorm) +
-      weights.headings * share(candidate.headings) +
-      weights.url * share(pathOf(candidate.url)) +
-      weights.lead * share(candidate.lead.slice(0, LEAD_CHARACTERS)) +
+      weights.headings * share(own.headings) +
+      weights.url * share(own.path) +
+      weights.lead * share(own.lead) +
       // Off, the summary adds 0 × its share: not looked for.
-      (weights.summary > 0 ? weights.summary * share(candidate.summary) : 0);
+      (weights.summary > 0 ? weights.summary * share(own.summary) : 0);
     const template = templates[order] ?? null;
     const inSeries = template !== null && (seriesSizes.get(template) ?? 0) >= minPages;
     const score = candidate.lexical * (1 + weights.coverage * heldShare) * prior * (inSeries ? factor : 1);
@@ -200,13 +253,16 @@ export class ClauseFinder {
 
   /** How many of the clauses `text` holds. */
   heldIn(text: string): number {
+    return this.heldInField(fieldText(text));
+  }
+
+  /** {@link heldIn} of a text lower-cased before ({@link fieldText}). */
+  heldInField(field: FieldText): number {
     const found = new Array<boolean>(this.targets.length).fill(false);
-    const lower = text.toLowerCase();
-    // Lower-casing maps each character alone but for two: `İ` becomes two, and `Σ` depends on the
-    // next letter. Without them, the lower-cased text holds each word's lower-cased form at the
-    // word's place, and only the places where a target's start occurs are looked at.
-    if (lower.length === text.length && !text.includes('Σ')) this.findAt(text, lower, found);
-    else this.findInWords(text, found);
+    // Only the places where a target's start occurs in the lower-cased text are looked at; a text
+    // whose lower case is not one code unit for one is split into words.
+    if (field.lower !== null) this.findAt(field.text, field.lower, found);
+    else this.findInWords(field.text, found);
     let held = 0;
     this.clauses.forEach((_, c) => {
       const alternatives = this.alternativeTargets[c]!;

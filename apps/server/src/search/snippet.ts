@@ -2,7 +2,7 @@ import { SNIPPET_CLOSE, SNIPPET_ELLIPSIS, SNIPPET_OPEN } from '../store/sqlite/s
 import { lightStem } from './light-stem.js';
 import { type ParsedQuery, positiveClauses } from './query-parser.js';
 import { isCut, ScannedText, type TextScans, wordStartsIn } from './text-scans.js';
-import { isSpaceCode as isSpace, type SnippetUnits, StringUnits, type Utf8Text } from './utf8-text.js';
+import { isSpaceCode as isSpace, type SnippetUnits, StringUnits, Utf8Text } from './utf8-text.js';
 
 /** Words (runs of non-space) a snippet shows: about what FTS5's `snippet()` showed with 30 tokens. */
 export const SNIPPET_WORDS = 30;
@@ -346,9 +346,17 @@ function densestCluster(occurrences: readonly Occurrence[], words: readonly numb
 /**
  * Each occurrence's word number (words: runs of non-space) counted from the first occurrence,
  * by character code over the text between them; a gap of {@link SNIPPET_WORDS} words or more is
- * not counted further (no window spans it).
+ * not counted further (no window spans it). A text's bytes ({@link Utf8Text}) count from where
+ * their words start, found once: a gap unbounded, which {@link densestCluster} compares alike (a
+ * sum of gaps reaches {@link SNIPPET_WORDS} bounded or not).
  */
 function wordNumbers(text: SnippetUnits, occurrences: readonly Occurrence[]): number[] {
+  // Of a text's bytes, from where its words start: a gap's count unbounded, which compares alike
+  // with the window's width (a sum of gaps reaches it bounded or not).
+  if (text instanceof Utf8Text && text.countsByStarts) {
+    const first = occurrences[0]?.at ?? 0;
+    return occurrences.map((o) => text.wordsBetween(first, o.at));
+  }
   const numbers: number[] = [];
   let words = 0;
   let at = occurrences[0]?.at ?? 0;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SearchAnswer, type SearchParams } from '@webdata/contract';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -674,9 +677,12 @@ describe('SqliteSearchIndex word indexes', () => {
   ];
   const FILLER = ['the', 'of', 'a', 'text', 'more', 'here', '—', 'x9', 'Straße', 'ΟΔΟΣ'];
 
-  /** 60 pages of random words (two without a word index: `İ`, and a character past the BMP). */
+  /**
+   * 60 pages of random words (two without a word index: `İ`, and a character past the BMP). No page
+   * kept across searches (page-cache.ts): what each search reads is counted.
+   */
   function corpus(db: Database.Database): SqliteSearchIndex {
-    const index = new SqliteSearchIndex(db, { now: () => new Date(Date.UTC(2026, 0, 1)) });
+    const index = new SqliteSearchIndex(db, { now: () => new Date(Date.UTC(2026, 0, 1)), pageCacheBytes: 0 });
     const random = seededRandom(18);
     const pick = (from: readonly string[]) => from[Math.floor(random() * from.length)]!;
     for (let i = 0; i < 60; i += 1) {
@@ -774,5 +780,82 @@ describe('SqliteSearchIndex word indexes', () => {
     ]);
     index.removeRun('run_2');
     expect(count()).toBe(0);
+  });
+});
+
+describe('SqliteSearchIndex pages kept across searches', () => {
+  function answers(index: SqliteSearchIndex, query: string): unknown[] {
+    const first = index.search(OWNER, params(query, { limit: 5 }));
+    const second =
+      first.next_cursor === null
+        ? []
+        : index.search(OWNER, params(query, { limit: 5, cursor: first.next_cursor })).data;
+    return [...first.data, ...second];
+  }
+
+  it('answers as an index keeping none, through writes by it, by another statement and by another connection', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'page-cache-'));
+    const file = join(dir, 'search.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const other = new Database(file);
+    try {
+      let tick = 0;
+      const now = () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++));
+      const kept = new SqliteSearchIndex(db, { now });
+      const plain = new SqliteSearchIndex(db, { now, pageCacheBytes: 0 });
+      const random = seededRandom(4);
+      const words = ['walnut', 'brass', 'copper', 'oak', 'steel', 'the', 'a', 'joint', 'screw', 'glue'];
+      const text = (n: number) =>
+        Array.from({ length: n }, () => words[Math.floor(random() * words.length)]!);
+      for (let i = 0; i < 30; i += 1)
+        kept.upsert(
+          doc({
+            url: `https://d.example/${i}`,
+            title: `Page ${i} ${text(2).join(' ')}`,
+            headings: [text(3).join(' ')],
+            body: text(30 + Math.floor(random() * 300)).join(i % 2 === 0 ? ' ' : '\n'),
+          }),
+        );
+      const QUERIES = ['walnut brass', 'oak joint glue', 'copper screw', 'steel'];
+      const same = () => {
+        for (const query of QUERIES)
+          for (let round = 0; round < 2; round += 1)
+            expect(answers(kept, query), query).toEqual(answers(plain, query));
+      };
+      same();
+      const titleOf = (url: string) =>
+        (answers(kept, 'walnut brass') as { url: string; title: string }[]).find((hit) => hit.url === url)
+          ?.title;
+      expect(kept.keptPageBytes()).toBeGreaterThan(0);
+      expect(plain.keptPageBytes()).toBe(0);
+      const top = answers(kept, 'walnut brass')[0] as { url: string; title: string };
+      // Re-indexed through the index: new title, headings and body.
+      kept.upsert(
+        doc({ url: top.url, title: 'Walnut brass renamed', body: 'only brass and walnut here now' }),
+      );
+      same();
+      expect(titleOf(top.url)).toBe('Walnut brass renamed');
+      // Another statement on the same connection (a hand edit): its rows changed all the same.
+      db.prepare(
+        "UPDATE search_documents SET title = 'Walnut edited', body = 'brass walnut, edited' WHERE url = ?",
+      ).run(top.url);
+      same();
+      expect(titleOf(top.url)).toBe('Walnut edited');
+      // Another connection's commit (the batch write thread's, another process's).
+      other
+        .prepare(
+          "UPDATE search_documents SET title = 'Walnut elsewhere', body = 'brass walnut from elsewhere' WHERE url = ?",
+        )
+        .run(top.url);
+      same();
+      expect(titleOf(top.url)).toBe('Walnut elsewhere');
+      kept.removeRun('run_1');
+      expect(answers(kept, 'walnut brass')).toEqual([]);
+    } finally {
+      other.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,6 +25,7 @@ import {
   vectorToBytes,
 } from './embeddings.js';
 import { stripMarkerCharacters } from './marker-characters.js';
+import { PageCache } from './page-cache.js';
 import { DEFAULT_PASSAGE_WEIGHTS, type PassageWeights, passageNeedles, rescoreByPassage } from './passage.js';
 import {
   allClausesOf,
@@ -37,6 +38,8 @@ import {
   rankingOf,
 } from './query-parser.js';
 import {
+  type CandidateFields,
+  candidateFields,
   DEFAULT_RERANK_WEIGHTS,
   OPENING_CHARACTERS,
   type RankCandidate,
@@ -79,6 +82,11 @@ export interface SqliteSearchIndexOptions extends QueryParseOptions {
    * built again (default 2 s). Built in the background after the index is opened.
    */
   mirror?: Partial<FtsMirrorOptions>;
+  /**
+   * Bytes of pages kept across searches (their rows, word indexes and bodies' bytes: see
+   * page-cache.ts). Default a quarter of the mirror's budget (128 MB); 0 keeps none.
+   */
+  pageCacheBytes?: number;
 }
 
 /**
@@ -141,14 +149,19 @@ export class SqliteSearchIndex implements SearchIndexLike {
   private readonly fieldCandidates: FieldCandidates;
   private readonly semanticFusion: SemanticFusion;
   private readonly leaveOutFlooredPhrases: boolean;
+  private readonly pages: PageCache;
+  /** Of each document object read (those kept are read again), its {@link candidateFields}. */
+  private readonly candidateFields = new WeakMap<MatchedDocument, CandidateFields>();
 
   /** Creates the index's tables in `db` if needed (see {@link migrateSearchIndex}). */
   constructor(db: Database, options: SqliteSearchIndexOptions = {}) {
     migrateSearchIndex(db);
+    const memory = options.mirror?.budgetBytes ?? DEFAULT_MIRROR_BUDGET_BYTES;
     this.store = new SearchDocumentStore(db, {
-      budgetBytes: options.mirror?.budgetBytes ?? DEFAULT_MIRROR_BUDGET_BYTES,
+      budgetBytes: memory,
       delayMs: options.mirror?.delayMs ?? DEFAULT_MIRROR_DELAY_MS,
     });
+    this.pages = new PageCache(options.pageCacheBytes ?? Math.floor(memory / 4));
     this.searchInSnapshot = db.transaction(
       (owner: string, params: SearchParams, vector: Float32Array | null) =>
         this.searchNow(owner, params, vector),
@@ -227,6 +240,11 @@ export class SqliteSearchIndex implements SearchIndexLike {
     return this.store.mirror.lastBuild;
   }
 
+  /** Bytes of pages kept across searches (page-cache.ts), for benches and tests. */
+  keptPageBytes(): number {
+    return this.pages.bytes;
+  }
+
   /** Stops the in-memory copy's builds and drops it (the database stays open: its owner closes it). */
   close(): void {
     this.store.mirror.close();
@@ -262,6 +280,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const match = matchOf(parsed);
     if (match === null) return { data: [], next_cursor: null };
     this.store.mirror.beginSearch();
+    // Inside the search's snapshot: the pages kept are those this search would read.
+    this.pages.validate(this.store.version());
 
     // The same depth is re-ranked for every page of a query, so pages never disagree on the order.
     const depth = Math.max(this.rerankDepth, offset + params.limit + 1);
@@ -324,7 +344,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
     // Which clauses each page holds is only looked up when the coverage prior counts.
     const lookUp = (!allHeld || joined.size > 0) && this.rerankWeights.coverage > 0;
     const held = clauses.map((c) => (lookUp ? this.store.matchingOf(c.expression, seqs) : null));
-    const documents = this.store.documents([...head, ...tail].map((row) => row.seq));
+    const documents = this.documents([...head, ...tail].map((row) => row.seq));
     const candidates: RankCandidate[] = [];
     for (const row of head) {
       const doc = documents.get(row.seq);
@@ -338,6 +358,7 @@ export class SqliteSearchIndex implements SearchIndexLike {
         summary: doc.summary,
         lexical: row.score,
         held: held.map((set) => set === null || set.has(row.seq)),
+        fields: this.fieldsOf(doc),
       });
     }
     let ranked = rerank(candidates, { clauses }, this.rerankWeights).map((r) => ({
@@ -352,8 +373,8 @@ export class SqliteSearchIndex implements SearchIndexLike {
     let bodies = new Map<number, string>();
     if (this.passage.weight > 0 || this.passage.proximity > 0) {
       const best = ranked.slice(0, this.passage.depth).map((r) => r.seq);
-      const words = scans.indexed ? this.store.wordIndexes(best) : new Map<number, Uint8Array>();
-      for (const [seq, bytes] of words) scans.index(seq, new WordIndex(bytes));
+      const words = scans.indexed ? this.wordIndexes(best) : new Map<number, WordIndex>();
+      for (const [seq, index] of words) scans.index(seq, index);
       bodies = this.store.bodies(best.filter((seq) => !words.has(seq)));
     }
     ranked = rescoreByPassage(ranked, bodies, { clauses }, this.passage, scans);
@@ -505,12 +526,9 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const toRead = seqs.filter((seq) => !bodies.has(seq));
     // A page with a word index, when the snippet reads only the body's white space: its bytes
     // (utf8-text.ts), not the text made into a string.
-    const inBytes = new Map<number, Utf8Text>();
-    if (snippetsReadOnlyWhiteSpace(parsed))
-      for (const [seq, bytes] of this.store.bodyBytes(toRead.filter((seq) => scans.hasIndex(seq)))) {
-        const text = utf8Text(bytes);
-        if (text !== null) inBytes.set(seq, text);
-      }
+    const inBytes = snippetsReadOnlyWhiteSpace(parsed)
+      ? this.bodyTexts(toRead.filter((seq) => scans.hasIndex(seq)))
+      : new Map<number, Utf8Text>();
     const unread = this.store.bodies(toRead.filter((seq) => !inBytes.has(seq)));
     const { snippets, unbuilt } = snippetsOfPages(
       parsed,
@@ -526,6 +544,74 @@ export class SqliteSearchIndex implements SearchIndexLike {
     const unmarked = unbuilt.filter((seq) => lexical.has(seq));
     for (const [seq, snippet] of this.store.snippets(match, unmarked)) snippets.set(seq, snippet);
     return snippets;
+  }
+
+  /** The documents of rows `seqs` ({@link SearchDocumentStore.documents}), those kept read from {@link pages}. */
+  private documents(seqs: readonly number[]): Map<number, MatchedDocument | undefined> {
+    const found = new Map<number, MatchedDocument | undefined>();
+    const missing: number[] = [];
+    for (const seq of seqs) {
+      const doc = this.pages.document(seq);
+      found.set(seq, doc);
+      if (doc === undefined) missing.push(seq);
+    }
+    for (const [seq, doc] of this.store.documents(missing)) {
+      found.set(seq, doc);
+      if (doc !== undefined) this.pages.keepDocument(seq, doc);
+    }
+    return found;
+  }
+
+  /** What re-ranking reads of a document's fields, kept with a document kept (page-cache.ts). */
+  private fieldsOf(doc: MatchedDocument): CandidateFields {
+    let fields = this.candidateFields.get(doc);
+    if (fields === undefined) {
+      fields = candidateFields(doc);
+      this.candidateFields.set(doc, fields);
+    }
+    return fields;
+  }
+
+  /** The word indexes of those of the rows `seqs` that have one ({@link SearchDocumentStore.wordIndexes}). */
+  private wordIndexes(seqs: readonly number[]): Map<number, WordIndex> {
+    const found = new Map<number, WordIndex>();
+    const missing: number[] = [];
+    for (const seq of seqs) {
+      const words = this.pages.words(seq);
+      if (words === undefined) missing.push(seq);
+      else if (words !== null) found.set(seq, words);
+    }
+    const read = this.store.wordIndexes(missing);
+    for (const seq of missing) {
+      const bytes = read.get(seq);
+      const words = bytes === undefined ? null : new WordIndex(bytes);
+      // A page without one is kept as such only when it is there (a deleted one is not kept).
+      if (words !== null) found.set(seq, words);
+      if (words !== null || this.pages.document(seq) !== undefined)
+        this.pages.keepWords(seq, words, bytes?.byteLength ?? 0);
+    }
+    return found;
+  }
+
+  /** The bodies of rows `seqs` as their UTF-8 bytes ({@link utf8Text}; a body it cannot read is left out). */
+  private bodyTexts(seqs: readonly number[]): Map<number, Utf8Text> {
+    const found = new Map<number, Utf8Text>();
+    const missing: number[] = [];
+    for (const seq of seqs) {
+      const text = this.pages.text(seq);
+      if (text === undefined) missing.push(seq);
+      else {
+        text.readAgain();
+        found.set(seq, text);
+      }
+    }
+    for (const [seq, bytes] of this.store.bodyBytes(missing)) {
+      const text = utf8Text(bytes);
+      if (text === null) continue;
+      found.set(seq, text);
+      this.pages.keepText(seq, text, bytes.length);
+    }
+    return found;
   }
 
   /** The owner's collections, by name, with document counts and the last indexing time. */

@@ -122,7 +122,12 @@ describe('utf8Text', () => {
         const expected = wordsStartingIn(text, from, to, most);
         expect(bytes.wordsStarting(from, to, most)).toBe(expected);
         expect(units.wordsStarting(from, to, most)).toBe(expected);
+        // From the word starts found once (a text read again): the count without a bound.
+        expect(bytes.wordsBetween(from, to)).toBe(wordsStartingIn(text, from, to, Number.POSITIVE_INFINITY));
       }
+      // Every position is still read right once the word starts were found (all positions remembered).
+      for (const at of positions)
+        expect(bytes.codeAt(at)).toBe(at >= 0 && at < text.length ? text.charCodeAt(at) : -1);
     }
   });
 
@@ -177,9 +182,15 @@ describe('snippets of a body read as bytes', () => {
           title: 'Title',
           headings: 'Heading',
         });
-        expect(snippetsOfPages(parsed, seqs, inBytes, indexed())).toEqual(
-          snippetsOfPages(parsed, seqs, own, indexed()),
-        );
+        // A body read again (kept across searches): its word counts from its word starts.
+        const again = (seq: number) => {
+          const page = inBytes(seq);
+          page.body.readAgain();
+          return page;
+        };
+        const expected = snippetsOfPages(parsed, seqs, own, indexed());
+        expect(snippetsOfPages(parsed, seqs, inBytes, indexed())).toEqual(expected);
+        expect(snippetsOfPages(parsed, seqs, again, indexed())).toEqual(expected);
       }
     }
   });

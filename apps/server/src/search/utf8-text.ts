@@ -109,6 +109,13 @@ export function utf8Text(bytes: Buffer): Utf8Text | null {
   return new Utf8Text(bytes, Number.POSITIVE_INFINITY);
 }
 
+/** What is found in a text's bytes once (shared by the text and its {@link Utf8Text.analyzed} part). */
+interface Found {
+  starts: Uint32Array | null;
+  /** Read again (see {@link Utf8Text.readAgain}). */
+  again: boolean;
+}
+
 /** See {@link utf8Text}. */
 export class Utf8Text implements SnippetUnits {
   /** The code unit at the cursor, and where it starts in the bytes. */
@@ -119,19 +126,97 @@ export class Utf8Text implements SnippetUnits {
    * start (the bytes up to the last one are all walked: no walk starts past it).
    */
   private readonly anchors: number[];
+  /** Where the bytes' words start ({@link wordStarts}), once found; shared with {@link analyzed}. */
+  private readonly found: Found;
 
   constructor(
     private readonly bytes: Buffer,
     /** How many code units are read of it (past them the text ends). */
     private readonly limit: number,
     anchors: number[] = [0],
+    found: Found = { starts: null, again: false },
   ) {
     this.anchors = anchors;
+    this.found = found;
   }
 
   /** The first {@link ANALYZED_CHARACTERS} code units: what the search analyses (see text-scans.ts). */
   analyzed(): Utf8Text {
-    return new Utf8Text(this.bytes, Math.min(this.limit, ANALYZED_CHARACTERS), this.anchors);
+    return new Utf8Text(this.bytes, Math.min(this.limit, ANALYZED_CHARACTERS), this.anchors, this.found);
+  }
+
+  /**
+   * The text is read again (kept across searches: search/page-cache.ts): its snippets' word counts
+   * are then worth finding all at once ({@link countsByStarts}).
+   */
+  readAgain(): void {
+    this.found.again = true;
+  }
+
+  /**
+   * Whether word counts are best read from {@link wordStarts}: found already, or the text read
+   * again. A text read once counts only where its snippet needs it ({@link wordsStarting}): one
+   * pass over all of it costs more than that.
+   */
+  get countsByStarts(): boolean {
+    return this.found.starts !== null || this.found.again;
+  }
+
+  /**
+   * Every code unit of the bytes (not only the first `limit`) where a word starts: a non-space
+   * after white space (never unit 0), ascending. Found in one pass over the bytes the first time
+   * (every position remembered on the way, {@link ANCHOR_UNITS} apart), then kept: the words
+   * starting in `[from, to)` are then two bisections ({@link wordsBetween}), however far apart.
+   */
+  wordStarts(): Uint32Array {
+    if (this.found.starts !== null) return this.found.starts;
+    const bytes = this.bytes;
+    const length = bytes.length;
+    const anchors = this.anchors;
+    let starts = new Uint32Array(Math.max(64, length >> 3));
+    let n = 0;
+    let u = 0;
+    let b = 0;
+    // Unit 0 starts no word (wordsStarting counts none there).
+    let afterSpace = false;
+    while (b < length) {
+      if ((u & (ANCHOR_UNITS - 1)) === 0) anchors[u >> ANCHOR_SHIFT] = b;
+      const lead = bytes[b]!;
+      let space: boolean;
+      if (lead < 0x80) {
+        space = ASCII_SPACE[lead] === 1;
+        b += 1;
+      } else if (lead < 0xe0) {
+        space = lead === 0xc2 && bytes[b + 1] === 0xa0;
+        b += 2;
+      } else {
+        space = isWhiteSpacePastAscii(
+          ((lead & 0x0f) << 12) | ((bytes[b + 1]! & 0x3f) << 6) | (bytes[b + 2]! & 0x3f),
+        );
+        b += 3;
+      }
+      if (!space && afterSpace) {
+        if (n === starts.length) {
+          const grown = new Uint32Array(n * 2);
+          grown.set(starts);
+          starts = grown;
+        }
+        starts[n++] = u;
+      }
+      afterSpace = space;
+      u += 1;
+    }
+    this.found.starts = starts.slice(0, n);
+    return this.found.starts;
+  }
+
+  /**
+   * {@link wordsStarting} without a bound: how many words start in the code units `[from, to)`
+   * (both within the text), from {@link wordStarts}.
+   */
+  wordsBetween(from: number, to: number): number {
+    const starts = this.wordStarts();
+    return from >= to ? 0 : lowerBound(starts, to) - lowerBound(starts, from);
   }
 
   /** Whether the text is empty. */
@@ -264,4 +349,16 @@ export class Utf8Text implements SnippetUnits {
     this.unit = u;
     this.byte = b;
   }
+}
+
+/** The first index of the ascending `xs` whose value is at least `value` (`xs.length` if none). */
+function lowerBound(xs: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

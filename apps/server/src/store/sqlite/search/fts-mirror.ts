@@ -160,7 +160,8 @@ export class FtsMirror {
    */
   private readonly hitsCache: HitsCache;
   private hitsCopy: Copy | null = null;
-  private tokenizer: { insert: Statement; read: Statement; clear: Statement } | null = null;
+  private tokenizer: { insert: Statement; read: Statement; clear: Statement; changes: Statement } | null =
+    null;
   private idfOf: Statement | null = null;
   /** The last build's figures, or null. */
   lastBuild: MirrorBuild | null = null;
@@ -732,13 +733,17 @@ export class FtsMirror {
             .prepare('SELECT doc, term FROM temp.search_mirror_token_instances ORDER BY doc, offset')
             .raw(),
           clear: this.db.prepare('DELETE FROM temp.search_mirror_tokens'),
+          changes: this.db.prepare('SELECT total_changes()').pluck(),
         };
       }
-      const { insert, read, clear } = this.tokenizer;
+      const { insert, read, clear, changes } = this.tokenizer;
+      const before = changes.get() as number;
       for (let i = 0; i < missing.length; i += 1) insert.run(i + 1, missing[i]);
       const found = missing.map((): string[] => []);
       for (const [doc, term] of read.all() as [number, string][]) found[doc - 1]!.push(term);
       clear.run();
+      // Scratch rows, no page's: not a change of the pages (SearchDocumentStore.version).
+      scratchChangesOn(this.db).count += (changes.get() as number) - before;
       if (this.tokenCache.size + missing.length > 20_000) this.tokenCache.clear();
       for (let i = 0; i < missing.length; i += 1) this.tokenCache.set(missing[i]!, found[i]!);
     }
@@ -818,6 +823,20 @@ class HitsCache {
   get size(): number {
     return this.bytes;
   }
+}
+
+/**
+ * Rows a connection changed in the search's scratch tables (a query's phrases tokenised), which
+ * `total_changes()` counts with the pages' (see `SearchDocumentStore.version`).
+ */
+const scratchCounts = new WeakMap<Database, { count: number }>();
+export function scratchChangesOn(db: Database): { count: number } {
+  let counted = scratchCounts.get(db);
+  if (counted === undefined) {
+    counted = { count: 0 };
+    scratchCounts.set(db, counted);
+  }
+  return counted;
 }
 
 /** The tokenizer of both FTS5 tables (schema.ts). */
@@ -908,13 +927,30 @@ function matchedBy(node: ExprNode, hits: Map<ExprNode, Hits>, copy: Copy): Int32
     return out;
   }
   const stamp = nextMark(copy);
+  const mark = copy.mark;
   let n = 0;
-  for (const set of sets)
-    for (const d of set)
-      if (copy.mark[d] !== stamp) {
-        copy.mark[d] = stamp;
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const set of sets) {
+    if (set.length === 0) continue;
+    low = Math.min(low, set[0]!);
+    high = Math.max(high, set[set.length - 1]!);
+    for (let i = 0; i < set.length; i += 1) {
+      const d = set[i]!;
+      if (mark[d] !== stamp) {
+        mark[d] = stamp;
         n += 1;
       }
+    }
+  }
+  // Many documents of a short range (the any-word expression's, most of the index): read off the
+  // marks in order, no sort.
+  if (n > 0 && high - low < n * 16) {
+    const out = new Int32Array(n);
+    let at = 0;
+    for (let d = low; d <= high; d += 1) if (mark[d] === stamp) out[at++] = d;
+    return out;
+  }
   const out = new Int32Array(n);
   let at = 0;
   const again = nextMark(copy);

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { LEAD_CHARACTERS } from '../../../search/rerank.js';
 import { ANALYZED_CHARACTERS } from '../../../search/text-scans.js';
 import { FlooredPhrases } from './floored-phrases.js';
-import { FtsMirror, type FtsMirrorOptions } from './fts-mirror.js';
+import { FtsMirror, type FtsMirrorOptions, scratchChangesOn } from './fts-mirror.js';
 
 /** A document row as the search index writes it. */
 export interface SearchDocumentRow {
@@ -113,6 +113,8 @@ export class SearchDocumentStore {
   private readonly countOfMatches: Statement;
   private readonly matchQueries = new Map<string, Statement>();
   private readonly floored: FlooredPhrases;
+  private readonly dataVersion: Statement;
+  private readonly totalChanges: Statement;
   /** The FTS indexes' copy in memory that answers the first stage when it can (fts-mirror.ts). */
   readonly mirror: FtsMirror;
 
@@ -121,6 +123,8 @@ export class SearchDocumentStore {
     this.db = db;
     this.floored = new FlooredPhrases(db);
     this.mirror = new FtsMirror(db, mirror);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
     this.upsertDocument = db.prepare(`
       INSERT INTO search_documents (id, owner, collection, url, site, title, headings, body, summary, lead, indexed_at)
       VALUES (@id, @owner, @collection, @url, @site, @title, @headings, @body, @summary,
@@ -463,6 +467,18 @@ export class SearchDocumentStore {
    */
   addWordIndexIfBody(seq: number, analyzed: string, words: Uint8Array): boolean {
     return this.addWordsIfBody.run({ seq, words, analyzed }).changes === 1;
+  }
+
+  /**
+   * The version of the database as this connection reads it now: the rows this connection changed
+   * (`total_changes()`: any table, by any statement, this store's or not, triggers included; less
+   * the search's own scratch rows, see {@link scratchChanges}) and other connections' commits
+   * (`PRAGMA data_version`). Read inside a search's snapshot, it names what every read of the
+   * search sees: a page read at the same version is the same (search/page-cache.ts).
+   */
+  version(): string {
+    const own = (this.totalChanges.get() as number) - scratchChangesOn(this.db).count;
+    return `${own} ${this.dataVersion.get() as number}`;
   }
 
   /**
