@@ -272,6 +272,23 @@ describe('results without a screenshot', () => {
     expect(body.error.message).toContain('"screenshot": true');
   });
 
+  it('answers 404 saying the page failed, not to ask for screenshots, for a failed page of a run that asked', async () => {
+    const { results } = await runToEnd(call, '/api/v1/crawl', {
+      urls: [`${site.url}/missing`],
+      screenshot: true,
+    });
+    const result = results[0]!;
+    expect(result).toMatchObject({ status: 'failed', has_screenshot: false, screenshot_error: null });
+    const response = await call('GET', `/api/v1/runs/${result.run_id}/results/${result.id}/screenshot`);
+    expect(response.status).toBe(404);
+    const body = ErrorBody.parse(response.body);
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toMatch(
+      /^this result failed \(http_error\): HTTP 404 from .*\/missing; a failed page has no screenshot$/,
+    );
+    expect(body.error.message).not.toContain('"screenshot": true');
+  });
+
   it('still crawls when Chromium is missing, saying on each result how to enable screenshots', async () => {
     const noBrowser = await start({ chromiumPath: '/nonexistent/chromium' });
     const api = apiClient(noBrowser.url, noBrowser.apiKey);

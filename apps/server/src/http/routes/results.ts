@@ -137,7 +137,9 @@ export function registerResultRoutes(app: FastifyInstance, context: ApiContext):
         'not_found',
         result.screenshot_error
           ? `this result has no screenshot: ${result.screenshot_error.message}`
-          : 'this result has no screenshot; create the run with "screenshot": true',
+          : result.status === 'failed'
+            ? `this result failed (${result.error?.code}): ${result.error?.message}; a failed page has no screenshot`
+            : 'this result has no screenshot; create the run with "screenshot": true',
       );
     }
     const access = context.signer.signedScreenshotUrl(
