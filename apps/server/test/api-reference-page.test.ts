@@ -43,6 +43,19 @@ describe('GET /docs', () => {
     expect((await script.body.text()).length).toBeGreaterThan(100_000);
   });
 
+  it("sends the server's own address (the one its start banner prints) to the reference, with no key", async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const root = await request(`${server.url}/`, { method });
+      expect(root.statusCode, method).toBe(302);
+      expect(root.headers.location).toBe('/docs/');
+      await root.body.dump();
+    }
+    // Only the root: another unknown path still asks for a key first, so routes cannot be probed.
+    const other = await request(`${server.url}/index.html`);
+    expect(other.statusCode).toBe(401);
+    await other.body.dump();
+  });
+
   it("answers a path under /docs that the viewer does not serve with the server's own 404 body", async () => {
     const missing = await request(`${server.url}/docs/no-such-file.js`);
     expect(missing.statusCode).toBe(404);

@@ -3,7 +3,7 @@ import { buildOpenApiDocument, type ErrorBody } from '@webdata/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
 import { requestIds } from '../ids.js';
-import { registerApiReferencePage } from './api-reference-page.js';
+import { API_REFERENCE_PATH, registerApiReferencePage } from './api-reference-page.js';
 import { registerAuth } from './auth.js';
 import type { ApiContext } from './context.js';
 import { registerErrorHandling, sendError } from './error-handler.js';
@@ -146,5 +146,10 @@ export function buildApi(context: ApiContext): FastifyInstance {
     buildOpenApiDocument({ serverUrl: context.baseUrl() }),
   );
   registerApiReferencePage(app, OPENAPI_PATH);
+  // The start banner prints the server's address, which people open in a browser: without this it
+  // answered 401 'the x-api-key header is required'. The API reference says what to send.
+  app.get('/', { config: { public: true } }, async (_request, reply) =>
+    reply.redirect(`${API_REFERENCE_PATH}/`, 302),
+  );
   return app;
 }
