@@ -155,6 +155,19 @@ describe('run lifecycle', () => {
     const plain = (await call('GET', base)).body.data as Result[];
     expect(plain.every((r) => !('content' in r))).toBe(true);
     expect((await call('GET', `${base}&include=everything`)).status).toBe(400);
+    // A format without include=content is refused, not ignored (it answered the results without content).
+    const alone = await call('GET', `${base}&format=markdown`);
+    expect(alone.status).toBe(400);
+    expect(alone.body.error.message).toBe(
+      'invalid query: query.format: format picks the format of included content: send include=content with it',
+    );
+    expect(alone.body.error.details).toEqual([
+      {
+        path: ['format'],
+        code: 'format_without_include',
+        message: 'format picks the format of included content: send include=content with it',
+      },
+    ]);
   });
 
   it('ends incomplete when some pages fail, and retry re-runs only those', async () => {

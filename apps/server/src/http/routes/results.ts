@@ -49,6 +49,13 @@ function parseStoredContent(format: ResultContentFormat, body: string): ContentV
 export function registerResultRoutes(app: FastifyInstance, context: ApiContext): void {
   declareRoute(app, context, 'listResults', async ({ path: { runId }, query: listQuery, request, send }) => {
     const { include, format, ...query } = listQuery;
+    // Alone, `format` was ignored: the answer came without content, as if the format had none.
+    if (format !== undefined && include !== 'content') {
+      const message = 'format picks the format of included content: send include=content with it';
+      throw new ServiceError('invalid_request', `invalid query: query.format: ${message}`, {
+        details: [{ path: ['format'], code: 'format_without_include', message }],
+      });
+    }
     const page = await context.store.listResults(request.owner, runId, query);
     if (!page) throw notFound('run');
     if (include !== 'content') return send(page);
