@@ -96,6 +96,24 @@ describe('4xx answers of api-v1.md', () => {
     expect((await call('GET', '/api/v1/runs?limit=2&ids=run_a,run_b')).status).toBe(200);
   });
 
+  it('400 for a query number that is not one, quoting what was sent (it said "expected number, received NaN")', async () => {
+    for (const [path, name, message] of [
+      ['/api/v1/runs?limit=abc', 'limit', 'expected a number, got "abc"'],
+      ['/api/v1/runs?limit=1.5', 'limit', 'expected a whole number, got "1.5"'],
+      ['/api/v1/runs?wait=soon', 'wait', 'expected a number, got "soon"'],
+      ['/api/v1/runs/run_x?wait=10s', 'wait', 'expected a number, got "10s"'],
+      [
+        `/api/v1/collections?limit=${'9x'.repeat(30)}`,
+        'limit',
+        `expected a number, got "${'9x'.repeat(20)}…"`,
+      ],
+    ] as const) {
+      const error = expectError(await call('GET', path), 400, 'invalid_request');
+      expect(error.message).toBe(`invalid query: query.${name}: ${message}`);
+      expect(error.details).toEqual([{ path: [name], code: 'invalid_type', message }]);
+    }
+  });
+
   it('400 invalid_request with details naming each bad field', async () => {
     const error = expectError(
       await call('POST', '/api/v1/extract', { urls: ['ftp://files.example/a', '/relative'], query: 'x' }),

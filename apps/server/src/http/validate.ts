@@ -17,7 +17,7 @@ export function parseRequest<T extends z.ZodType>(
   const details = parsed.error.issues.slice(0, 50).map((issue) => ({
     path: issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key)),
     code: issue.code,
-    message: issue.message,
+    message: part === 'query' ? queryIssueMessage(issue, value) : issue.message,
   }));
   const first = details[0];
   const where = first && first.path.length > 0 ? `${part}.${first.path.join('.')}` : part;
@@ -26,6 +26,22 @@ export function parseRequest<T extends z.ZodType>(
       ? 'request body is required (JSON)'
       : `invalid ${part}: ${where}: ${first?.message ?? 'invalid'}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`;
   throw new ServiceError('invalid_request', message, { details });
+}
+
+/**
+ * A query parameter is text that the schema coerces: "abc" for a number read
+ * as "expected number, received NaN", 1.5 for a whole one as "expected int,
+ * received number". Say what was sent and what is wanted instead.
+ */
+function queryIssueMessage(issue: z.core.$ZodIssue, query: unknown): string {
+  if (issue.code !== 'invalid_type' || issue.path.length !== 1) return issue.message;
+  const given = (query as Record<PropertyKey, unknown> | null | undefined)?.[issue.path[0]!];
+  if (typeof given !== 'string') return issue.message;
+  const wanted =
+    issue.expected === 'int' ? 'a whole number' : issue.expected === 'number' ? 'a number' : null;
+  if (wanted === null) return issue.message;
+  const shown = given.length > 40 ? `${given.slice(0, 40)}…` : given;
+  return `expected ${wanted}, got ${JSON.stringify(shown)}`;
 }
 
 /**
