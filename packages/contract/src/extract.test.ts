@@ -87,6 +87,19 @@ describe('ExtractRequest', () => {
     );
   });
 
+  it('names the JSON types when a property declares one that is not (it said only "Invalid input")', () => {
+    for (const type of ['strin', ['string', 'text'], 42]) {
+      const parsed = ExtractionSchema.safeParse({ type: 'object', properties: { a: { type } } });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+        [
+          ['properties', 'a', 'type'],
+          'type must be one of "string", "number", "integer", "boolean", "array", "object", "null", or an array of them',
+        ],
+      ]);
+    }
+  });
+
   it('rejects neither query nor schema, and unknown fields', () => {
     expectIssueAt(ExtractRequest, { urls: ['https://a.example/'] }, ['schema']);
     const parsed = ExtractRequest.safeParse({ urls: ['https://a.example/'], query: 'x', prompt: 'y' });

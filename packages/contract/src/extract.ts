@@ -25,7 +25,12 @@ export interface SchemaProperty {
 
 export const SchemaProperty: z.ZodType<SchemaProperty> = z
   .looseObject({
-    type: z.union([JsonType, z.array(JsonType).min(1)]).optional(),
+    // A misspelt type ("strin") read only "Invalid input": name the types the union takes.
+    type: z
+      .union([JsonType, z.array(JsonType).min(1)], {
+        error: `type must be one of ${JsonType.options.map((t) => `"${t}"`).join(', ')}, or an array of them`,
+      })
+      .optional(),
     description: z.string().max(2000).optional(),
     enum: z.array(z.unknown()).min(1).optional(),
     format: z.string().max(64).optional(),
