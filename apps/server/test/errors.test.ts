@@ -50,6 +50,26 @@ describe('authentication', () => {
     expectError(await keyed('GET', '/api/v1/runs'), 401, 'unauthorized');
   });
 
+  it('says what to change when the key is sent as Authorization, twice, or empty', async () => {
+    const send = async (headers: string[]) => {
+      const response = await request(`${server.url}/api/v1/runs`, { headers });
+      const body = ErrorBody.parse(await response.body.json());
+      expect(response.statusCode).toBe(401);
+      expect(body.error.code).toBe('unauthorized');
+      return body.error.message;
+    };
+    // Firecrawl's and Apify's clients send the key as a bearer token.
+    expect(await send(['authorization', `Bearer ${server.apiKey}`])).toBe(
+      'the x-api-key header is required (the Authorization header is not read: send the key as x-api-key: <key>)',
+    );
+    expect(await send(['x-api-key', server.apiKey, 'x-api-key', server.apiKey])).toBe(
+      'the x-api-key header is given more than once: send it once',
+    );
+    expect(await send(['x-api-key', ''])).toBe('the x-api-key header is empty: send the API key in it');
+    expect(await send([])).toBe('the x-api-key header is required');
+    expect(await send(['x-api-key', 'wd_key_nope_x'])).toBe('the API key is not valid or was revoked');
+  });
+
   it("answers 404 for another owner's run, never 403", async () => {
     const other = apiClient(server.url, await server.createKey());
     const created = await other('POST', '/api/v1/crawl', { urls: ['https://example.invalid/'] });

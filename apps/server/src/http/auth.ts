@@ -42,10 +42,7 @@ export function registerAuth(app: FastifyInstance, context: ApiContext): void {
           ),
         );
       }
-      const message =
-        presented === undefined
-          ? 'the x-api-key header is required'
-          : 'the API key is not valid or was revoked';
+      const message = refusalMessage(presented, request.headers.authorization !== undefined);
       return sendError(reply, request, new ServiceError('unauthorized', message));
     }
     request.owner = key.owner;
@@ -61,4 +58,22 @@ export function registerAuth(app: FastifyInstance, context: ApiContext): void {
       );
     }
   });
+}
+
+/**
+ * Why a request's key was refused, saying what to change where that can be
+ * seen: clients of other services send `Authorization: Bearer …`, which is not
+ * read here, and Node joins a header sent twice into one value with ", ".
+ */
+function refusalMessage(presented: string | string[] | undefined, hasAuthorization: boolean): string {
+  if (presented === undefined) {
+    return hasAuthorization
+      ? 'the x-api-key header is required (the Authorization header is not read: send the key as x-api-key: <key>)'
+      : 'the x-api-key header is required';
+  }
+  if (typeof presented !== 'string' || presented.includes(',')) {
+    return 'the x-api-key header is given more than once: send it once';
+  }
+  if (presented.trim() === '') return 'the x-api-key header is empty: send the API key in it';
+  return 'the API key is not valid or was revoked';
 }
