@@ -9,6 +9,19 @@ import { RunSnapshots } from '../run-snapshots.js';
 
 const etagOf = (version: number) => `"v${version}"`;
 
+/**
+ * `If-None-Match` against a run's ETag as RFC 9110 (13.1.2) reads it: weak
+ * comparison (a proxy that compresses the answer, nginx's gzip for one, hands
+ * the ETag on as `W/"v7"`), a list of ETags, or `*`. Compared as a string,
+ * such a client never got a 304, and its long poll answered at once, each time.
+ */
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const [, opaque] of ifNoneMatch.matchAll(/(?:W\/)?("[^"]*")/g)) if (opaque === etag) return true;
+  return false;
+}
+
 /** The `Idempotency-Key` header, checked. */
 function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
@@ -87,7 +100,7 @@ export function registerRunRoutes(app: FastifyInstance, context: ApiContext): vo
     const etag = etagOf(snapshot.version);
     reply.header('etag', etag).header('cache-control', 'no-cache');
     if (!snapshot.terminal) reply.header('x-poll-after-ms', '1000');
-    if (ifNoneMatch === etag) return reply.code(304).send();
+    if (etagMatches(ifNoneMatch, etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(snapshot.json);
   });
 
@@ -197,7 +210,7 @@ async function waitForChange(
 ): Promise<{ owner: string; version: number }> {
   const stored = await context.store.getRun(request.owner, runId);
   if (!stored || isTerminalStatus(stored.run.status)) return { owner: request.owner, version };
-  const seen = ifNoneMatch === undefined || ifNoneMatch === etagOf(version) ? version : -1;
+  const seen = ifNoneMatch === undefined || etagMatches(ifNoneMatch, etagOf(version)) ? version : -1;
   await holdUntil(context, polls, request, wait, [runId], async () => {
     const now = (await context.store.getRunHead(runId))?.version ?? null;
     return now === null || now !== seen;
