@@ -36,6 +36,21 @@ const run: RunLenient = {
   error: { code: 'all_items_failed', message: 'every page failed' },
 };
 
+describe('createClient', () => {
+  it('names the base URL it refuses and what one looks like (it threw "Invalid URL" for 127.0.0.1:8787)', () => {
+    for (const baseUrl of ['127.0.0.1:8787', 'localhost:8787', 'ftp://127.0.0.1/', '']) {
+      expect(() => createClient({ baseUrl, apiKey: 'wd_key' }), baseUrl).toThrow(
+        new TypeError(
+          `createClient: baseUrl must be an absolute http or https URL, such as http://127.0.0.1:8787 (got ${JSON.stringify(baseUrl)})`,
+        ),
+      );
+    }
+    expect(createClient({ baseUrl: 'http://127.0.0.1:8787/api/v1/', apiKey: 'wd_key' }).baseUrl).toBe(
+      'http://127.0.0.1:8787/api/v1',
+    );
+  });
+});
+
 describe('error codes', () => {
   it('lists the client codes, each documented (changing one is a breaking change)', () => {
     expect(Object.keys(CLIENT_ERROR_CODES)).toEqual([

@@ -162,9 +162,15 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     if (!options.apiKey) throw new TypeError('createClient: apiKey is required');
-    const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError('createClient: baseUrl must be an http or https URL');
+    // '127.0.0.1:8787' threw only "Invalid URL", and 'localhost:8787' parses with the scheme 'localhost:'.
+    let url: URL | undefined;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {}
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new TypeError(
+        `createClient: baseUrl must be an absolute http or https URL, such as http://127.0.0.1:8787 (got ${JSON.stringify(options.baseUrl)})`,
+      );
     }
     const basePath = url.pathname.replace(/\/+$/, '');
     this.#prefix = basePath.endsWith('/api/v1') ? basePath : `${basePath}/api/v1`;
