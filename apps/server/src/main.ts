@@ -63,6 +63,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, sub, arg] = positionals;
   if (command === 'start') return start(config);
+  // It read as 'unknown command "keys revoke"', though the command is known and only its id is missing.
+  if (command === 'keys' && sub === 'revoke' && !arg) {
+    return usageError('keys revoke needs the KEY_ID to revoke (webdata-server keys list shows them)');
+  }
   const known =
     (command === 'keys' && (sub === 'create' || sub === 'list' || (sub === 'revoke' && arg))) ||
     (command === 'secret' && sub === 'rotate');

@@ -108,6 +108,10 @@ describe('webdata-server command line', () => {
       );
     for (const [args, reason] of [
       [['keys', 'make'], 'webdata-server: unknown command "keys make"'],
+      [
+        ['keys', 'revoke'],
+        'webdata-server: keys revoke needs the KEY_ID to revoke (webdata-server keys list shows them)',
+      ],
       [['start', '--prot', '1'], "webdata-server: Unknown option '--prot'"],
       [['start', '--port', 'abc'], 'webdata-server: port must be a whole number from 0 to 65535, got "abc"'],
     ] as const) {
