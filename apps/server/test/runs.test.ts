@@ -170,6 +170,29 @@ describe('run lifecycle', () => {
     ]);
   });
 
+  it("refuses a results cursor of another run's list (it read that run from the same position)", async () => {
+    const runIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/a`, `${site.url}/b`] });
+      runIds.push((await waitForRun(call, created.body.id)).id);
+    }
+    const [first, second] = runIds as [string, string];
+    const page = await call('GET', `/api/v1/runs/${first}/results?limit=1`);
+    const cursor = page.body.next_cursor as string;
+    expect(cursor).toEqual(expect.any(String));
+    const next = await call('GET', `/api/v1/runs/${first}/results?limit=1&cursor=${cursor}`);
+    expect(next.status).toBe(200);
+    expect(next.body.data).toHaveLength(1);
+    expect(next.body.data[0].id).not.toBe(page.body.data[0].id);
+    const foreign = await call('GET', `/api/v1/runs/${second}/results?limit=1&cursor=${cursor}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'cursor is not valid for this list',
+      details: [{ path: ['cursor'], code: 'invalid_cursor' }],
+    });
+  });
+
   it('ends incomplete when some pages fail, and retry re-runs only those', async () => {
     flaky = 0;
     const created = await call('POST', '/api/v1/crawl', { urls: [`${site.url}/c`, `${site.url}/flaky`] });

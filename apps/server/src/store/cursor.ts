@@ -12,7 +12,7 @@ export function encodeCursor(tag: string, seq: number): string {
 /** Reads a cursor made by {@link encodeCursor}; a malformed or foreign one is a 400. */
 export function decodeCursor(tag: string, cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^([a-z]+):(\d{1,15})$/.exec(text);
+  const match = /^([A-Za-z0-9._-]+):(\d{1,15})$/.exec(text);
   if (!match || match[1] !== tag) {
     throw new ServiceError('invalid_request', 'cursor is not valid for this list', {
       details: [
@@ -22,3 +22,10 @@ export function decodeCursor(tag: string, cursor: string): number {
   }
   return Number(match[2]);
 }
+
+/**
+ * The tag of a run's results list. Result positions are counted over every
+ * run, so with a tag of `results` alone a cursor of one run's results read
+ * another's from the same position: a page short or empty, not a 400.
+ */
+export const resultsCursorTag = (runId: string) => `results.${runId}`;

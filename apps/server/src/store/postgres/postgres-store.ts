@@ -28,7 +28,7 @@ import { newId } from '../../ids.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from '../claim-order.js';
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { decodeCursor, encodeCursor, resultsCursorTag } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import type { LeasedItemRow } from '../leased-item-row.js';
 import { mergeChanges } from '../run-changes.js';
@@ -956,7 +956,7 @@ export class PostgresStore implements Store {
       where.push(`status = $${args.length}`);
     }
     if (listQuery.cursor) {
-      args.push(decodeCursor('results', listQuery.cursor));
+      args.push(decodeCursor(resultsCursorTag(runId), listQuery.cursor));
       where.push(`seq > $${args.length}`);
     }
     args.push(listQuery.limit + 1);
@@ -968,7 +968,7 @@ export class PostgresStore implements Store {
     const pageRows = rows.slice(0, listQuery.limit);
     return {
       data: pageRows.map((row) => this.toResult(row)),
-      next_cursor: more ? encodeCursor('results', Number(pageRows.at(-1)!.seq)) : null,
+      next_cursor: more ? encodeCursor(resultsCursorTag(runId), Number(pageRows.at(-1)!.seq)) : null,
     };
   }
 

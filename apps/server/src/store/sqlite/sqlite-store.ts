@@ -31,7 +31,7 @@ import { newId } from '../../ids.js';
 import { migrateSearchIndex, SqliteSearchIndex } from '../../search/index.js';
 import { CLAIM_LOOKAHEAD, claimOrder, originPrefixes, type WaitingOrigins } from '../claim-order.js';
 import { crashedItems, crashedPages, type ExhaustedRow, MAX_PAGE_STARTS } from '../crashed-outcome.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { decodeCursor, encodeCursor, resultsCursorTag } from '../cursor.js';
 import { type KnownUrlKey, KnownUrlKeys } from '../known-url-keys.js';
 import type { LeasedItemRow } from '../leased-item-row.js';
 import { batchChars } from '../outcome-chars.js';
@@ -863,7 +863,7 @@ export class SqliteStore implements Store {
     }
     if (query.cursor) {
       where.push('seq > ?');
-      args.push(decodeCursor('results', query.cursor));
+      args.push(decodeCursor(resultsCursorTag(runId), query.cursor));
     }
     const rows = this.sql<(string | number)[], ResultRow>(
       `SELECT * FROM results WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`,
@@ -872,7 +872,7 @@ export class SqliteStore implements Store {
     const pageRows = rows.slice(0, query.limit);
     return {
       data: pageRows.map((row) => this.toResult(row)),
-      next_cursor: more ? encodeCursor('results', pageRows.at(-1)!.seq) : null,
+      next_cursor: more ? encodeCursor(resultsCursorTag(runId), pageRows.at(-1)!.seq) : null,
     };
   }
 
