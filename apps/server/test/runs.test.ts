@@ -502,6 +502,15 @@ describe('polling support', () => {
     expect(gone.status).toBe(200);
     expect(gone.headers['x-webdata-missing']).toBe(slow[0]);
     expect(gone.body.data).toEqual([]);
+    // An ETag of another database (past every change here) reads the listed runs afresh, not 304 for good.
+    const future = `"c${Number((gone.headers.etag as string).slice(2, -1)) + 1_000_000}"`;
+    const resync = await call('GET', `/api/v1/runs?ids=${ids}&wait=1`, undefined, {
+      'if-none-match': future,
+    });
+    expect(resync.status).toBe(200);
+    expect(resync.body.data.map((r: { id: string }) => r.id).sort()).toEqual([slow[1], slow[2]].sort());
+    expect(resync.headers['x-webdata-missing']).toBe(slow[0]);
+    expect(resync.headers.etag).toBe(gone.headers.etag);
   });
 
   it("answers a long poll over all of the key's runs without ids, and refuses filters that do not apply", async () => {

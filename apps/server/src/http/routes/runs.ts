@@ -145,9 +145,13 @@ async function sendRunChanges(
       'with wait or a list ETag in If-None-Match, GET /runs answers the runs that changed: filter them with ids only (no status, type or cursor)',
     );
   }
+  const current = await context.store.changeCursor();
   const changesQuery = {
     owner: request.owner,
-    since: since ?? (await context.store.changeCursor()),
+    // An ETag past the store's last change was handed out by another database (the data directory
+    // reset, another server): nothing would ever follow it, and the client would get 304 for good.
+    // It reads every run from the start instead, as a client that has seen none, and takes the new ETag.
+    since: since === undefined ? current : since > current ? 0 : since,
     ids: query.ids,
     limit: query.limit,
   };
