@@ -52,19 +52,7 @@ describe('the judged question files', () => {
   it('every judged PostgreSQL page is linked from index.html within two links, as a deep crawl finds it', () => {
     // The manual's parts list every chapter and section, so two links reach each of its pages;
     // a page reached only through the left-out book index, or none, would be a miss for every ranker.
-    const manual = POSTGRES_QUESTIONS.manuals[0];
-    if (manual === undefined) throw new Error('the PostgreSQL set names no manual');
-    const excluded = new Set((manual.excludePaths ?? []).map((path) => path.replace(/^\//, '')));
-    const linked = (page: string) =>
-      [...readFileSync(join(manual.root, page), 'utf8').matchAll(/href="([^"#?:]+\.html)/g)]
-        .map((match) => match[1] ?? '')
-        .filter((target) => !excluded.has(target));
-    let frontier = [manual.start];
-    const reached = new Set(frontier);
-    for (let depth = 0; depth < 2; depth++) {
-      frontier = [...new Set(frontier.flatMap(linked))].filter((page) => !reached.has(page));
-      for (const page of frontier) reached.add(page);
-    }
+    const reached = pagesWithinTwoLinks(POSTGRES_QUESTIONS);
     const judged = new Set(loadQuestions(POSTGRES_QUESTIONS).flatMap((q) => q.relevant));
     expect([...judged].filter((id) => !reached.has(id.slice('postgres/'.length)))).toEqual([]);
   });
@@ -88,18 +76,7 @@ describe('the judged question files', () => {
   it('every judged Apache page is an English page the crawl reaches from index.html within two links', () => {
     // Debian ships each language in a directory of its own and every page links its translations
     // (`../de/…`): the crawl leaves those out, so a judged page must be reached through English pages.
-    const manual = APACHE_QUESTIONS.manuals[0];
-    if (manual === undefined) throw new Error('the Apache set names no manual');
-    const linked = (page: string) =>
-      [...readFileSync(join(manual.root, page), 'utf8').matchAll(/href="([^"#?:]+\.html)/g)]
-        .map((match) => posix.normalize(posix.join(posix.dirname(page), match[1] ?? '')))
-        .filter((target) => !target.startsWith('..') && existsSync(join(manual.root, target)));
-    let frontier = [manual.start];
-    const reached = new Set(frontier);
-    for (let depth = 0; depth < 2; depth++) {
-      frontier = [...new Set(frontier.flatMap(linked))].filter((page) => !reached.has(page));
-      for (const page of frontier) reached.add(page);
-    }
+    const reached = pagesWithinTwoLinks(APACHE_QUESTIONS);
     const judged = new Set(loadQuestions(APACHE_QUESTIONS).flatMap((q) => q.relevant));
     expect([...judged].filter((id) => !reached.has(id.slice('apache/'.length)))).toEqual([]);
     expect(reached.size).toBeGreaterThan(200);
@@ -201,3 +178,28 @@ describe('questionProblems', () => {
     expect(splitLabel(SQLITE_QUESTIONS, 'held')).toBe('held-sqlite');
   });
 });
+
+/**
+ * The pages of a set's (one) manual that a deep crawl from its start page reaches within two
+ * links, as paths from its root: relative links resolved, links out of the root, to no file or
+ * to a page the crawl leaves out (`excludePaths` naming one page) dropped.
+ */
+function pagesWithinTwoLinks(set: QuestionSet): Set<string> {
+  const manual = set.manuals[0];
+  if (manual === undefined) throw new Error(`${set.title} names no manual`);
+  const excluded = new Set((manual.excludePaths ?? []).map((path) => path.replace(/^\//, '')));
+  const linked = (page: string) =>
+    [...readFileSync(join(manual.root, page), 'utf8').matchAll(/href="([^"#?:]+\.html)/g)]
+      .map((match) => posix.normalize(posix.join(posix.dirname(page), match[1] ?? '')))
+      .filter(
+        (target) =>
+          !target.startsWith('..') && !excluded.has(target) && existsSync(join(manual.root, target)),
+      );
+  let frontier = [manual.start];
+  const reached = new Set(frontier);
+  for (let depth = 0; depth < 2; depth++) {
+    frontier = [...new Set(frontier.flatMap(linked))].filter((page) => !reached.has(page));
+    for (const page of frontier) reached.add(page);
+  }
+  return reached;
+}
