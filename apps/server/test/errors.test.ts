@@ -231,6 +231,19 @@ describe('4xx answers of api-v1.md', () => {
     expect((await call('POST', `/api/v1/runs/${created.body.id}/retry`, '', json)).status).toBe(202);
     const error = expectError(await call('POST', '/api/v1/crawl', '', json), 400, 'invalid_request');
     expect(error.message).toMatch(/request body is required/);
+    // A JSON body that is not an object says what it is (null read as "received undefined").
+    for (const [body, got] of [
+      ['null', 'null'],
+      ['[]', 'an array'],
+      ['"https://example.org/"', 'a string'],
+      ['7', 'a number'],
+    ]) {
+      const refused = expectError(await call('POST', '/api/v1/crawl', body, json), 400, 'invalid_request');
+      expect(refused.message, body).toBe(`request body must be a JSON object, got ${got}`);
+      expect(refused.details, body).toEqual([
+        { path: [], code: 'invalid_type', message: `request body must be a JSON object, got ${got}` },
+      ]);
+    }
   });
 
   it('413 payload_too_large over the body limit', async () => {

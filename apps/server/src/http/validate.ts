@@ -12,6 +12,7 @@ export function parseRequest<T extends z.ZodType>(
   part: 'body' | 'query' | 'path',
 ): z.output<T> {
   if (part === 'query') refuseRepeatedParameters(value);
+  if (part === 'body') refuseBodyNotAnObject(value);
   const parsed = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.slice(0, 50).map((issue) => ({
@@ -26,6 +27,20 @@ export function parseRequest<T extends z.ZodType>(
       ? 'request body is required (JSON)'
       : `invalid ${part}: ${where}: ${first?.message ?? 'invalid'}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`;
   throw new ServiceError('invalid_request', message, { details });
+}
+
+/**
+ * Every v1 request body is a JSON object. A body of JSON `null` read as no body at all (zod's
+ * "expected object, received undefined"), and an array or a bare value as a type without a
+ * field: say what was sent.
+ */
+function refuseBodyNotAnObject(body: unknown): void {
+  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
+  const got = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+  const message = `request body must be a JSON object, got ${got}`;
+  throw new ServiceError('invalid_request', message, {
+    details: [{ path: [], code: 'invalid_type', message }],
+  });
 }
 
 /**
